@@ -1,0 +1,23 @@
+//! The pure engine: cards, evaluation, rulesets, scoring and settlement.
+//! No I/O, no web or database types; the service and the CLI call into it.
+
+pub mod card;
+pub mod eval;
+pub mod ruleset;
+pub mod scoring;
+pub mod settlement;
+pub mod showdown;
+pub mod special;
+pub mod words;
+
+pub use card::{parse_cards, Card, CardError, CardSet, Suit};
+pub use eval::{eval3, eval5, Category, Strength3, Strength5};
+pub use ruleset::{preset, Row, Ruleset, PRESETS};
+pub use scoring::{score, ScoreResult};
+pub use settlement::{Pass, Transaction};
+pub use showdown::{Showdown, ShowdownError, ShowdownInput};
+
+/// Parses and scores one showdown given as JSON text.
+pub fn score_json(text: &str) -> Result<ScoreResult, ShowdownError> {
+    score(&Showdown::from_json(text)?)
+}

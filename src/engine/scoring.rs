@@ -1,0 +1,595 @@
+//! Scoring a showdown: each seat's hand judged (fouls, specials, royalties,
+//! fantasyland), every pair's outcome in units (RULES §4–§6), then the
+//! chip-bounded settlement (RULES §8).
+
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use super::card::{Card, ACE, QUEEN};
+use super::eval::{eval3, eval5, front_beats_middle, Category, Strength3, Strength5};
+use super::ruleset::{
+    row_value, royalty, FantasylandStay, NormalScoring, Row, RowPoints, Ruleset, SpecialVsSpecial,
+    Surrender, ACES_VALUES,
+};
+use super::settlement::{settle, Transaction};
+use super::showdown::{Claim, SeatCards, Showdown, ShowdownError};
+use super::special::{qualifies, same_name_key, SetRows, SpecialKind};
+use super::words::describe_foul;
+
+/// A seat's rows, evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowStrengths {
+    pub front: Strength3,
+    pub middle: Strength5,
+    pub back: Strength5,
+}
+
+impl RowStrengths {
+    pub fn of(front: &[Card; 3], middle: &[Card; 5], back: &[Card; 5]) -> RowStrengths {
+        RowStrengths {
+            front: eval3(front),
+            middle: eval5(middle),
+            back: eval5(back),
+        }
+    }
+
+    /// Why this setting is fouled, or `None` when it is not.
+    pub fn foul(&self) -> Option<(Row, Row)> {
+        if self.back < self.middle {
+            Some((Row::Back, Row::Middle))
+        } else if front_beats_middle(self.front, self.middle) {
+            Some((Row::Middle, Row::Front))
+        } else {
+            None
+        }
+    }
+
+    pub fn is_fouled(&self) -> bool {
+        self.foul().is_some()
+    }
+
+    fn category(&self, row: Row) -> Category {
+        match row {
+            Row::Front => self.front.category(),
+            Row::Middle => self.middle.category(),
+            Row::Back => self.back.category(),
+        }
+    }
+
+    /// -1, 0 or 1 as `self`'s row is below, equal to or above `other`'s.
+    fn compare(&self, other: &RowStrengths, row: Row) -> i64 {
+        let ord = match row {
+            Row::Front => self.front.cmp(&other.front),
+            Row::Middle => self.middle.cmp(&other.middle),
+            Row::Back => self.back.cmp(&other.back),
+        };
+        ord as i64
+    }
+
+    fn royalties(&self) -> i64 {
+        royalty(
+            Row::Front,
+            self.front.category(),
+            self.front.ranks()[0],
+            false,
+        ) + royalty(
+            Row::Middle,
+            self.middle.category(),
+            0,
+            self.middle.is_royal_flush(),
+        ) + royalty(
+            Row::Back,
+            self.back.category(),
+            0,
+            self.back.is_royal_flush(),
+        )
+    }
+}
+
+/// What the engine found in one seat's hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatJudgement {
+    pub rows: Option<RowStrengths>,
+    pub fouled: bool,
+    pub foul_reason: Option<String>,
+    pub surrendered: bool,
+    pub special: Option<(SpecialKind, i64)>,
+    pub aces: u8,
+    pub royalties: i64,
+    pub fantasyland_next: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatResult {
+    pub seat: u32,
+    pub fouled: bool,
+    pub surrendered: bool,
+    pub special: Option<&'static str>,
+    pub aces: u8,
+    pub royalties: i64,
+    pub fantasyland_next: bool,
+    pub stack_start: Decimal,
+    pub rake: Decimal,
+    pub stack_end: Decimal,
+    pub net: Decimal,
+    /// Why the seat is fouled, in words (an addition to the contract).
+    pub foul_reason: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PairResult {
+    pub seats: [u32; 2],
+    pub special_units: i64,
+    pub main_units: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct JackpotTrigger {
+    pub kind: &'static str,
+    pub loser: u32,
+    pub winner: u32,
+}
+
+/// The scored showdown: the settlement sheet (CONTRACT.md "Result").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScoreResult {
+    pub ruleset: &'static str,
+    pub seats: Vec<SeatResult>,
+    pub pairs: Vec<PairResult>,
+    pub transactions: Vec<Transaction>,
+    pub jackpot_triggers: Vec<JackpotTrigger>,
+    pub jackpot_contribution: Decimal,
+}
+
+fn judge_seat(
+    rules: &Ruleset,
+    seat: &super::showdown::Seat,
+) -> Result<SeatJudgement, ShowdownError> {
+    let all = seat.cards.all();
+    let aces = all.iter().filter(|c| c.rank() == ACE).count() as u8;
+    let rows = match &seat.cards {
+        SeatCards::Rows {
+            front,
+            middle,
+            back,
+        } => Some((front, middle, back, RowStrengths::of(front, middle, back))),
+        SeatCards::Loose(_) => None,
+    };
+    let set_rows = rows.as_ref().map(|(front, middle, back, s)| SetRows {
+        front,
+        middle,
+        back,
+        front_strength: s.front,
+        middle_strength: s.middle,
+        back_strength: s.back,
+    });
+    let special = match seat.claim {
+        None => None,
+        Some(Claim::Named(kind)) => {
+            if !qualifies(kind, &all, set_rows.as_ref()) {
+                return Err(ShowdownError::ClaimNotMade {
+                    seat: seat.number,
+                    claim: kind.name().to_string(),
+                });
+            }
+            Some((kind, rules.special_value(kind).unwrap_or(0)))
+        }
+        Some(Claim::Best) => {
+            // Highest value; among equal values the one listed later.
+            let best = rules
+                .specials
+                .iter()
+                .filter(|(k, _)| qualifies(*k, &all, set_rows.as_ref()))
+                .fold(
+                    None,
+                    |best: Option<(SpecialKind, i64)>, &(k, v)| match best {
+                        Some((_, bv)) if bv > v => best,
+                        _ => Some((k, v)),
+                    },
+                );
+            if best.is_none() {
+                return Err(ShowdownError::ClaimNotMade {
+                    seat: seat.number,
+                    claim: "best (no special hand of this preset)".to_string(),
+                });
+            }
+            best
+        }
+    };
+    let strengths = rows.map(|r| r.3);
+    let declared_foul = seat.surrender && rules.surrender == Surrender::DeclaredFoul;
+    let foul = match (special, seat.surrender, strengths) {
+        (None, false, Some(s)) => s.foul(),
+        _ => None,
+    };
+    let fouled = declared_foul || foul.is_some();
+    let foul_reason = match (foul, strengths) {
+        (Some((lower, upper)), Some(s)) => Some(describe_foul(&s, lower, upper)),
+        _ if declared_foul => Some("surrender is a declared foul".to_string()),
+        _ => None,
+    };
+    let royalties = match strengths {
+        Some(s) if rules.has_royalties() && !fouled => s.royalties(),
+        _ => 0,
+    };
+    let fantasyland_next = match (rules.fantasyland, strengths) {
+        (Some(stay), Some(s)) if !fouled => {
+            let front_trips = s.front.category() == Category::Trips;
+            if seat.in_fantasyland {
+                front_trips
+                    || s.back.category() >= Category::Quads
+                    || (stay == FantasylandStay::Ofc && s.middle.category() >= Category::FullHouse)
+            } else {
+                front_trips || (s.front.category() == Category::Pair && s.front.ranks()[0] >= QUEEN)
+            }
+        }
+        _ => false,
+    };
+    Ok(SeatJudgement {
+        rows: strengths,
+        fouled,
+        foul_reason,
+        surrendered: seat.surrender,
+        special,
+        aces,
+        royalties,
+        fantasyland_next,
+    })
+}
+
+/// Judges every seat (in input order) without scoring pairs: fouls, claims,
+/// royalties and fantasyland. Errors when a claim is not made.
+pub fn judge(showdown: &Showdown) -> Result<Vec<SeatJudgement>, ShowdownError> {
+    showdown
+        .seats
+        .iter()
+        .map(|s| judge_seat(showdown.ruleset, s))
+        .collect()
+}
+
+/// Row results of `p` against `q` (+1 p wins, -1 q wins, 0 push), fouls
+/// included; `None` when both are fouled (nothing is exchanged).
+fn row_results(p: &SeatJudgement, q: &SeatJudgement, ties_to: i64) -> Option<[i64; 3]> {
+    match (p.fouled, q.fouled) {
+        (true, true) => None,
+        (true, false) => Some([-1; 3]),
+        (false, true) => Some([1; 3]),
+        (false, false) => {
+            let (a, b) = (p.rows?, q.rows?);
+            Some(Row::ALL.map(|row| match a.compare(&b, row) {
+                0 => ties_to,
+                r => r,
+            }))
+        }
+    }
+}
+
+fn side_points(cfg: &RowPoints, me: &SeatJudgement, results: &[i64; 3], sign: i64) -> i64 {
+    let rows = me.rows;
+    let mut points = 0;
+    let mut won = 0;
+    for row in Row::ALL {
+        let won_row = results[row as usize] == sign;
+        let category = rows.map(|r| r.category(row));
+        if won_row {
+            won += 1;
+            points += category.map_or(1, |c| match row_value(cfg.row_won, row, c) {
+                0 => 1,
+                v => v,
+            });
+        }
+        if !me.fouled && (won_row || !cfg.extras_on_wins_only) {
+            points += category.map_or(0, |c| row_value(cfg.extras, row, c));
+        }
+    }
+    if cfg.royalties {
+        points += me.royalties;
+    }
+    if won == 3 {
+        points = (points + cfg.sweep_bonus) * cfg.sweep_multiplier;
+    }
+    points
+}
+
+fn row_points(cfg: &RowPoints, p: &SeatJudgement, q: &SeatJudgement, results: &[i64; 3]) -> i64 {
+    let mut pp = side_points(cfg, p, results, 1);
+    let mut qp = side_points(cfg, q, results, -1);
+    if cfg.overall_point {
+        match pp.cmp(&qp) {
+            std::cmp::Ordering::Greater => pp += 1,
+            std::cmp::Ordering::Less => qp += 1,
+            std::cmp::Ordering::Equal => {}
+        }
+    }
+    pp - qp
+}
+
+fn special_units(
+    rules: &Ruleset,
+    showdown: &Showdown,
+    j: &[SeatJudgement],
+    p: usize,
+    q: usize,
+) -> i64 {
+    match (j[p].special, j[q].special) {
+        (None, None) => 0,
+        (Some((_, v)), None) => v,
+        (None, Some((_, v))) => -v,
+        (Some((kp, vp)), Some((kq, vq))) => match rules.special_vs_special {
+            SpecialVsSpecial::Difference => vp - vq,
+            SpecialVsSpecial::LaterPaysFull => {
+                let pos = |k| rules.specials.iter().position(|s| s.0 == k);
+                match pos(kp).cmp(&pos(kq)) {
+                    std::cmp::Ordering::Greater => vp,
+                    std::cmp::Ordering::Less => -vq,
+                    std::cmp::Ordering::Equal => {
+                        let key = |i: usize| {
+                            let all = showdown.seats[i].cards.all();
+                            let rows = match &showdown.seats[i].cards {
+                                SeatCards::Rows {
+                                    front,
+                                    middle,
+                                    back,
+                                } => j[i].rows.map(|s| SetRows {
+                                    front,
+                                    middle,
+                                    back,
+                                    front_strength: s.front,
+                                    middle_strength: s.middle,
+                                    back_strength: s.back,
+                                }),
+                                SeatCards::Loose(_) => None,
+                            };
+                            same_name_key(kp, &all, rows.as_ref())
+                        };
+                        match key(p).cmp(&key(q)) {
+                            std::cmp::Ordering::Greater => vp,
+                            std::cmp::Ordering::Less => -vq,
+                            std::cmp::Ordering::Equal => 0,
+                        }
+                    }
+                }
+            }
+        },
+    }
+}
+
+fn bad_beat_hand(j: &SeatJudgement) -> bool {
+    match j.rows {
+        Some(s) if !j.fouled && j.special.is_none() && !j.surrendered => {
+            s.back.category() == Category::StraightFlush
+                && s.middle.category() >= Category::Trips
+                && s.front.category() >= Category::Pair
+        }
+        _ => false,
+    }
+}
+
+/// Scores a valid showdown into its settlement sheet.
+pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
+    let rules = showdown.ruleset;
+    let judged = judge(showdown)?;
+    let n = showdown.seats.len();
+    let order: Vec<usize> = showdown.settlement_order().collect();
+
+    // Pairs in settlement order, with the kind of outcome each has.
+    let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(n * (n - 1) / 2);
+    for a in 0..n {
+        for b in a + 1..n {
+            pairs.push((order[a], order[b]));
+        }
+    }
+    let ties_to = |p: usize, q: usize| -> i64 {
+        match rules.structure {
+            super::ruleset::Structure::Bank if p == showdown.dealer => 1,
+            super::ruleset::Structure::Bank if q == showdown.dealer => -1,
+            _ => 0,
+        }
+    };
+    let is_normal = |p: usize, q: usize| {
+        showdown.pair_plays(p, q)
+            && judged[p].special.is_none()
+            && judged[q].special.is_none()
+            && (rules.surrender == Surrender::DeclaredFoul
+                || (!judged[p].surrendered && !judged[q].surrendered))
+    };
+    let normal_rows: Vec<Option<[i64; 3]>> = pairs
+        .iter()
+        .map(|&(p, q)| {
+            if is_normal(p, q) {
+                row_results(&judged[p], &judged[q], ties_to(p, q))
+            } else {
+                None
+            }
+        })
+        .collect();
+
+    // Hawaiian gardens: a seat sweeping every opponent it has a normal outcome with.
+    let sweeps_table: Vec<bool> = (0..n)
+        .map(|s| {
+            let mut opponents = 0;
+            let mut swept = 0;
+            for (k, &(p, q)) in pairs.iter().enumerate() {
+                if (p == s || q == s) && is_normal(p, q) {
+                    opponents += 1;
+                    let sign = if p == s { 1 } else { -1 };
+                    if normal_rows[k].is_some_and(|r| r.iter().all(|&x| x == sign)) {
+                        swept += 1;
+                    }
+                }
+            }
+            opponents >= 2 && swept == opponents
+        })
+        .collect();
+
+    let mut results = Vec::with_capacity(pairs.len());
+    let mut triggers = Vec::new();
+    for (k, &(p, q)) in pairs.iter().enumerate() {
+        let (jp, jq) = (&judged[p], &judged[q]);
+        let mut special = 0;
+        let mut main = 0;
+        if showdown.pair_plays(p, q) {
+            if jp.special.is_some() || jq.special.is_some() {
+                special = special_units(rules, showdown, &judged, p, q);
+            } else if let (Surrender::Pays(x), true) =
+                (rules.surrender, jp.surrendered || jq.surrendered)
+            {
+                main = match (jp.surrendered, jq.surrendered) {
+                    (true, false) => -x,
+                    (false, true) => x,
+                    _ => 0,
+                };
+            } else if let Some(r) = normal_rows[k] {
+                main = match rules.normal {
+                    NormalScoring::HawaiianGardens { bonuses } => {
+                        let won_p = r.iter().filter(|&&x| x == 1).count();
+                        let won_q = r.iter().filter(|&&x| x == -1).count();
+                        let sweep = |s: usize| match rules.table_sweep {
+                            Some(t) if sweeps_table[s] => t,
+                            _ => 6,
+                        };
+                        let base = if won_p == 3 {
+                            sweep(p)
+                        } else if won_q == 3 {
+                            -sweep(q)
+                        } else {
+                            (won_p as i64 - won_q as i64).signum()
+                        };
+                        let bonus: i64 = Row::ALL
+                            .iter()
+                            .map(|&row| {
+                                let winner = match r[row as usize] {
+                                    1 => jp,
+                                    -1 => jq,
+                                    _ => return 0,
+                                };
+                                let v = winner
+                                    .rows
+                                    .map_or(0, |s| row_value(bonuses, row, s.category(row)));
+                                v * r[row as usize]
+                            })
+                            .sum();
+                        base + bonus
+                    }
+                    NormalScoring::Rows(cfg) => row_points(&cfg, jp, jq, &r),
+                    NormalScoring::Pool => 0, // settled below, over the whole table
+                    NormalScoring::SingleWinner => r.iter().sum(),
+                };
+                if rules.bad_beat {
+                    if r == [-1; 3] && bad_beat_hand(jp) {
+                        triggers.push(JackpotTrigger {
+                            kind: "bad-beat",
+                            loser: showdown.seats[p].number,
+                            winner: showdown.seats[q].number,
+                        });
+                    } else if r == [1; 3] && bad_beat_hand(jq) {
+                        triggers.push(JackpotTrigger {
+                            kind: "bad-beat",
+                            loser: showdown.seats[q].number,
+                            winner: showdown.seats[p].number,
+                        });
+                    }
+                }
+            }
+            if rules.aces_bet && showdown.seats[p].aces_bet && showdown.seats[q].aces_bet {
+                main += ACES_VALUES[jp.aces as usize] - ACES_VALUES[jq.aces as usize];
+            }
+        }
+        results.push([special, main]);
+    }
+
+    match rules.normal {
+        NormalScoring::Pool => pool_units(&judged, &pairs, &mut results),
+        NormalScoring::SingleWinner => single_winner_units(n, &pairs, &mut results),
+        _ => {}
+    }
+
+    let pair_results: Vec<PairResult> = pairs
+        .iter()
+        .zip(&results)
+        .map(|(&(p, q), r)| PairResult {
+            seats: [showdown.seats[p].number, showdown.seats[q].number],
+            special_units: r[0],
+            main_units: r[1],
+        })
+        .collect();
+
+    let settlement = settle(showdown, &pairs, &results);
+    let seats = showdown
+        .seats
+        .iter()
+        .zip(&judged)
+        .enumerate()
+        .map(|(i, (s, j))| {
+            let stack_end = settlement.stacks[i];
+            SeatResult {
+                seat: s.number,
+                fouled: j.fouled,
+                surrendered: j.surrendered,
+                special: j.special.map(|(k, _)| k.name()),
+                aces: j.aces,
+                royalties: j.royalties,
+                fantasyland_next: j.fantasyland_next,
+                stack_start: s.stack,
+                rake: showdown.rake_per_seat,
+                stack_end,
+                net: stack_end - s.stack,
+                foul_reason: j.foul_reason.clone(),
+            }
+        })
+        .collect();
+    Ok(ScoreResult {
+        ruleset: rules.name,
+        seats,
+        pairs: pair_results,
+        transactions: settlement.transactions,
+        jackpot_triggers: triggers,
+        jackpot_contribution: showdown.jackpot_per_seat * Decimal::from(n as u32),
+    })
+}
+
+/// `pool`: for each row, the seats holding the best row at the table (fouled
+/// hands excluded) collect 1 from every seat that does not.
+fn pool_units(judged: &[SeatJudgement], pairs: &[(usize, usize)], results: &mut [[i64; 2]]) {
+    let live: Vec<Option<RowStrengths>> = judged
+        .iter()
+        .map(|j| if j.fouled { None } else { j.rows })
+        .collect();
+    let best_row = |row: Row| -> Vec<bool> {
+        let best = live
+            .iter()
+            .flatten()
+            .max_by(|a, b| a.compare(b, row).cmp(&0));
+        live.iter()
+            .map(|s| match (s, best) {
+                (Some(s), Some(b)) => s.compare(b, row) == 0,
+                _ => false,
+            })
+            .collect()
+    };
+    let best: Vec<Vec<bool>> = Row::ALL.iter().map(|&r| best_row(r)).collect();
+    for (k, &(p, q)) in pairs.iter().enumerate() {
+        results[k][1] += best.iter().map(|b| b[p] as i64 - b[q] as i64).sum::<i64>();
+    }
+}
+
+/// `single-winner`: only the seat with the highest total over its pairs
+/// collects, and only from the seats it beat; no single winner, no payment.
+fn single_winner_units(n: usize, pairs: &[(usize, usize)], results: &mut [[i64; 2]]) {
+    let mut totals = vec![0i64; n];
+    for (k, &(p, q)) in pairs.iter().enumerate() {
+        totals[p] += results[k][1];
+        totals[q] -= results[k][1];
+    }
+    let top = totals.iter().copied().max().unwrap_or(0);
+    let winners: Vec<usize> = (0..n).filter(|&s| totals[s] == top).collect();
+    let winner = (winners.len() == 1).then(|| winners[0]);
+    for (k, &(p, q)) in pairs.iter().enumerate() {
+        let units = results[k][1];
+        results[k][1] = match winner {
+            Some(w) if w == p && units > 0 => units,
+            Some(w) if w == q && units < 0 => units,
+            _ => 0,
+        };
+    }
+}

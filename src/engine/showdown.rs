@@ -1,0 +1,564 @@
+//! The showdown as it arrives (CONTRACT.md, JSON) and as the engine scores it:
+//! parsed once at the edge, so a `Showdown` is always valid.
+
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use std::str::FromStr;
+
+use super::card::{parse_cards, Card, CardError, CardSet};
+use super::ruleset::{self, Ruleset, Structure, Surrender};
+use super::special::SpecialKind;
+
+/// Most seats at one table (one deck, 13 cards each).
+pub const MAX_SEATS: usize = 4;
+
+/// Money as written: a decimal string (`"12.50"`) or a JSON number.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum MoneyText {
+    Text(String),
+    Number(serde_json::Number),
+}
+
+impl MoneyText {
+    fn raw(&self) -> String {
+        match self {
+            MoneyText::Text(s) => s.clone(),
+            MoneyText::Number(n) => n.to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RakeInput {
+    pub per_seat: Option<MoneyText>,
+    pub jackpot: Option<MoneyText>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairUnitInput {
+    pub seats: [u32; 2],
+    pub unit: MoneyText,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatInput {
+    pub seat: u32,
+    pub stack: Option<MoneyText>,
+    pub front: Option<String>,
+    pub middle: Option<String>,
+    pub back: Option<String>,
+    pub cards: Option<String>,
+    #[serde(default)]
+    pub surrender: bool,
+    pub claim: Option<String>,
+    pub aces_bet: Option<bool>,
+    #[serde(default)]
+    pub in_fantasyland: bool,
+    pub discards: Option<String>,
+}
+
+/// One showdown as JSON (CONTRACT.md "Showdown (input)").
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShowdownInput {
+    pub ruleset: Option<String>,
+    pub unit: Option<MoneyText>,
+    pub dealer: Option<u32>,
+    pub rake: Option<RakeInput>,
+    pub pair_units: Option<Vec<PairUnitInput>>,
+    pub seats: Vec<SeatInput>,
+}
+
+/// Anything wrong with a showdown. Each message names the problem; nothing
+/// is scored.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShowdownError {
+    #[error("the showdown is not valid JSON of the expected shape: {0}")]
+    Json(String),
+    #[error("unknown preset {0:?}; the presets are: {list}", list = preset_list())]
+    UnknownPreset(String),
+    #[error("a showdown needs 2 to {max} seats; this one has {0}", max = MAX_SEATS)]
+    SeatCount(usize),
+    #[error("seat {0} is listed twice")]
+    RepeatedSeat(u32),
+    #[error("the dealer, seat {0}, is not one of the seats")]
+    DealerNotSeated(u32),
+    #[error("{0}")]
+    Money(String),
+    #[error("seat {0} has no stack")]
+    MissingStack(u32),
+    #[error("seat {seat}'s stack {stack} is smaller than the rake {rake}")]
+    StackBelowRake {
+        seat: u32,
+        stack: Decimal,
+        rake: Decimal,
+    },
+    #[error("the jackpot part {jackpot} is larger than the rake per seat {rake}")]
+    JackpotAboveRake { jackpot: Decimal, rake: Decimal },
+    #[error("pair_units: {0}")]
+    PairUnits(String),
+    #[error("seat {seat} {row}: {error}")]
+    Card {
+        seat: u32,
+        row: &'static str,
+        error: CardError,
+    },
+    #[error("seat {seat} {row} has {found} cards; it needs {needed}")]
+    CardCount {
+        seat: u32,
+        row: &'static str,
+        found: usize,
+        needed: usize,
+    },
+    #[error("{card} appears twice: {first} and {second}")]
+    DuplicateCard {
+        card: String,
+        first: String,
+        second: String,
+    },
+    #[error(
+        "seat {0} gives both rows (front, middle, back) and loose cards; give one or the other"
+    )]
+    RowsAndCards(u32),
+    #[error("seat {0} gives no cards: it needs front, middle and back, or 13 loose cards")]
+    NoCards(u32),
+    #[error("seat {seat} gives {given} but not {missing}: give all three rows")]
+    MissingRow {
+        seat: u32,
+        given: &'static str,
+        missing: &'static str,
+    },
+    #[error("seat {0} gives 13 loose cards, which is allowed only with a surrender or a claim of a special that needs no arrangement")]
+    LooseCards(u32),
+    #[error(
+        "seat {seat} claims {claim:?}, but preset {preset} has no such special (it has: {known})"
+    )]
+    UnknownSpecial {
+        seat: u32,
+        claim: String,
+        preset: &'static str,
+        known: String,
+    },
+    #[error("seat {seat} claims {claim}, but its cards do not make it")]
+    ClaimNotMade { seat: u32, claim: String },
+    #[error("seat {0} both claims a special and surrenders; it can do only one")]
+    ClaimAndSurrender(u32),
+    #[error("seat {seat} surrenders, but preset {preset} has no surrender")]
+    SurrenderNotAllowed { seat: u32, preset: &'static str },
+    #[error(
+        "seat {seat} lists discards, which only ofc-pineapple allows (the preset is {preset})"
+    )]
+    DiscardsNotAllowed { seat: u32, preset: &'static str },
+    #[error("seat {seat} takes the aces side bet, which preset {preset} does not have")]
+    AcesBetNotAllowed { seat: u32, preset: &'static str },
+    #[error(
+        "seat {seat} is in fantasyland, which only the ofc presets have (the preset is {preset})"
+    )]
+    FantasylandNotAllowed { seat: u32, preset: &'static str },
+}
+
+fn preset_list() -> String {
+    ruleset::PRESETS
+        .iter()
+        .map(|r| r.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How a seat's cards were given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatCards {
+    Rows {
+        front: [Card; 3],
+        middle: [Card; 5],
+        back: [Card; 5],
+    },
+    Loose([Card; 13]),
+}
+
+impl SeatCards {
+    pub fn all(&self) -> [Card; 13] {
+        match self {
+            SeatCards::Rows {
+                front,
+                middle,
+                back,
+            } => {
+                let mut all = [front[0]; 13];
+                all[..3].copy_from_slice(front);
+                all[3..8].copy_from_slice(middle);
+                all[8..].copy_from_slice(back);
+                all
+            }
+            SeatCards::Loose(cards) => *cards,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    Best,
+    Named(SpecialKind),
+}
+
+/// A seat ready to score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    pub number: u32,
+    pub stack: Decimal,
+    pub cards: SeatCards,
+    pub surrender: bool,
+    pub claim: Option<Claim>,
+    pub aces_bet: bool,
+    pub in_fantasyland: bool,
+    pub discards: Vec<Card>,
+}
+
+/// A valid showdown: seats in clockwise order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Showdown {
+    pub ruleset: &'static Ruleset,
+    pub unit: Decimal,
+    /// Index into `seats` of the dealer.
+    pub dealer: usize,
+    pub rake_per_seat: Decimal,
+    pub jackpot_per_seat: Decimal,
+    /// Pair stakes as indexes into `seats`.
+    pub pair_units: Vec<(usize, usize, Decimal)>,
+    pub seats: Vec<Seat>,
+}
+
+fn money(value: &MoneyText, what: &str) -> Result<Decimal, ShowdownError> {
+    let raw = value.raw();
+    let amount = Decimal::from_str_exact(raw.trim())
+        .or_else(|_| Decimal::from_scientific(raw.trim()))
+        .map_err(|_| ShowdownError::Money(format!("{what} \"{raw}\" is not an amount of money")))?;
+    if amount.is_sign_negative() && !amount.is_zero() {
+        return Err(ShowdownError::Money(format!("{what} {raw} is negative")));
+    }
+    Ok(amount.normalize_if_needed())
+}
+
+trait NormalizeZero {
+    fn normalize_if_needed(self) -> Self;
+}
+
+impl NormalizeZero for Decimal {
+    /// `-0` becomes `0`; the scale is kept (`"12.50"` stays `12.50`).
+    fn normalize_if_needed(mut self) -> Self {
+        if self.is_zero() {
+            self.set_sign_positive(true);
+        }
+        self
+    }
+}
+
+fn row_cards<const N: usize>(
+    seat: u32,
+    row: &'static str,
+    text: &str,
+) -> Result<[Card; N], ShowdownError> {
+    let cards = parse_cards(text).map_err(|error| ShowdownError::Card { seat, row, error })?;
+    let found = cards.len();
+    cards.try_into().map_err(|_| ShowdownError::CardCount {
+        seat,
+        row,
+        found,
+        needed: N,
+    })
+}
+
+impl Showdown {
+    /// Parses the JSON text of one showdown.
+    pub fn from_json(text: &str) -> Result<Showdown, ShowdownError> {
+        let input: ShowdownInput =
+            serde_json::from_str(text).map_err(|e| ShowdownError::Json(e.to_string()))?;
+        Showdown::from_input(&input)
+    }
+
+    pub fn from_input(input: &ShowdownInput) -> Result<Showdown, ShowdownError> {
+        let name = input.ruleset.as_deref().unwrap_or(ruleset::DEFAULT_PRESET);
+        let rules =
+            ruleset::preset(name).ok_or_else(|| ShowdownError::UnknownPreset(name.to_string()))?;
+        let n = input.seats.len();
+        if !(2..=MAX_SEATS).contains(&n) {
+            return Err(ShowdownError::SeatCount(n));
+        }
+        for (i, s) in input.seats.iter().enumerate() {
+            if input.seats[..i].iter().any(|t| t.seat == s.seat) {
+                return Err(ShowdownError::RepeatedSeat(s.seat));
+            }
+        }
+        let index_of = |seat: u32| input.seats.iter().position(|s| s.seat == seat);
+        let dealer = match input.dealer {
+            None => 0,
+            Some(d) => index_of(d).ok_or(ShowdownError::DealerNotSeated(d))?,
+        };
+        let unit = match &input.unit {
+            None => Decimal::ONE,
+            Some(u) => money(u, "unit")?,
+        };
+        let rake = input.rake.clone().unwrap_or_default();
+        let rake_per_seat = match &rake.per_seat {
+            None => Decimal::ZERO,
+            Some(r) => money(r, "rake per_seat")?,
+        };
+        let jackpot_per_seat = match &rake.jackpot {
+            None => Decimal::ZERO,
+            Some(j) => money(j, "rake jackpot")?,
+        };
+        if jackpot_per_seat > rake_per_seat {
+            return Err(ShowdownError::JackpotAboveRake {
+                jackpot: jackpot_per_seat,
+                rake: rake_per_seat,
+            });
+        }
+
+        let mut pair_units = Vec::new();
+        for p in input.pair_units.iter().flatten() {
+            let [a, b] = p.seats;
+            let ia = index_of(a).ok_or_else(|| {
+                ShowdownError::PairUnits(format!("seat {a} is not one of the seats"))
+            })?;
+            let ib = index_of(b).ok_or_else(|| {
+                ShowdownError::PairUnits(format!("seat {b} is not one of the seats"))
+            })?;
+            if ia == ib {
+                return Err(ShowdownError::PairUnits(format!(
+                    "seat {a} is paired with itself"
+                )));
+            }
+            let key = (ia.min(ib), ia.max(ib));
+            if pair_units.iter().any(|&(x, y, _)| (x, y) == key) {
+                return Err(ShowdownError::PairUnits(format!(
+                    "the pair of seats {a} and {b} is given twice"
+                )));
+            }
+            let unit = money(&p.unit, &format!("pair_units unit for seats {a} and {b}"))?;
+            pair_units.push((key.0, key.1, unit));
+        }
+
+        let mut seen = CardSet::new();
+        let mut where_seen: Vec<(Card, String)> = Vec::with_capacity(52);
+        let mut note = |card: Card, place: String| -> Result<(), ShowdownError> {
+            if !seen.insert(card) {
+                let first = where_seen
+                    .iter()
+                    .find(|(c, _)| *c == card)
+                    .map(|(_, p)| p.clone())
+                    .unwrap_or_default();
+                return Err(ShowdownError::DuplicateCard {
+                    card: card.to_string(),
+                    first,
+                    second: place,
+                });
+            }
+            where_seen.push((card, place));
+            Ok(())
+        };
+
+        let mut seats = Vec::with_capacity(n);
+        for s in &input.seats {
+            let number = s.seat;
+            let stack = money(
+                s.stack
+                    .as_ref()
+                    .ok_or(ShowdownError::MissingStack(number))?,
+                &format!("seat {number} stack"),
+            )?;
+            if stack < rake_per_seat {
+                return Err(ShowdownError::StackBelowRake {
+                    seat: number,
+                    stack,
+                    rake: rake_per_seat,
+                });
+            }
+            let claim = match s.claim.as_deref() {
+                None => None,
+                Some("best") => Some(Claim::Best),
+                Some(name) => match SpecialKind::from_name(name)
+                    .filter(|k| rules.special_value(*k).is_some())
+                {
+                    Some(kind) => Some(Claim::Named(kind)),
+                    None => {
+                        return Err(ShowdownError::UnknownSpecial {
+                            seat: number,
+                            claim: name.to_string(),
+                            preset: rules.name,
+                            known: if rules.specials.is_empty() {
+                                "no specials".to_string()
+                            } else {
+                                rules
+                                    .specials
+                                    .iter()
+                                    .map(|(k, _)| k.name())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            },
+                        })
+                    }
+                },
+            };
+            if claim.is_some() && s.surrender {
+                return Err(ShowdownError::ClaimAndSurrender(number));
+            }
+            if s.surrender && rules.surrender == Surrender::NotAllowed {
+                return Err(ShowdownError::SurrenderNotAllowed {
+                    seat: number,
+                    preset: rules.name,
+                });
+            }
+            if s.aces_bet == Some(true) && !rules.aces_bet {
+                return Err(ShowdownError::AcesBetNotAllowed {
+                    seat: number,
+                    preset: rules.name,
+                });
+            }
+            if s.in_fantasyland && rules.fantasyland.is_none() {
+                return Err(ShowdownError::FantasylandNotAllowed {
+                    seat: number,
+                    preset: rules.name,
+                });
+            }
+            let rows = [
+                ("front", &s.front),
+                ("middle", &s.middle),
+                ("back", &s.back),
+            ];
+            let given: Vec<&'static str> =
+                rows.iter().filter(|r| r.1.is_some()).map(|r| r.0).collect();
+            let cards = match (&s.cards, given.len()) {
+                (Some(_), 1..) => return Err(ShowdownError::RowsAndCards(number)),
+                (None, 0) => return Err(ShowdownError::NoCards(number)),
+                (None, 1 | 2) => {
+                    let missing = rows
+                        .iter()
+                        .find(|r| r.1.is_none())
+                        .map(|r| r.0)
+                        .unwrap_or("front");
+                    return Err(ShowdownError::MissingRow {
+                        seat: number,
+                        given: given[0],
+                        missing,
+                    });
+                }
+                (Some(text), _) => {
+                    let loose = row_cards::<13>(number, "cards", text)?;
+                    let arrangement_free = match claim {
+                        Some(Claim::Named(kind)) => !kind.needs_rows(),
+                        Some(Claim::Best) => true,
+                        None => false,
+                    };
+                    if !s.surrender && !arrangement_free {
+                        return Err(ShowdownError::LooseCards(number));
+                    }
+                    SeatCards::Loose(loose)
+                }
+                (None, _) => SeatCards::Rows {
+                    front: row_cards::<3>(number, "front", s.front.as_deref().unwrap_or_default())?,
+                    middle: row_cards::<5>(
+                        number,
+                        "middle",
+                        s.middle.as_deref().unwrap_or_default(),
+                    )?,
+                    back: row_cards::<5>(number, "back", s.back.as_deref().unwrap_or_default())?,
+                },
+            };
+            match &cards {
+                SeatCards::Rows {
+                    front,
+                    middle,
+                    back,
+                } => {
+                    for (row, list) in [
+                        ("front", &front[..]),
+                        ("middle", &middle[..]),
+                        ("back", &back[..]),
+                    ] {
+                        for &c in list {
+                            note(c, format!("seat {number} {row}"))?;
+                        }
+                    }
+                }
+                SeatCards::Loose(list) => {
+                    for &c in list {
+                        note(c, format!("seat {number} cards"))?;
+                    }
+                }
+            }
+            let discards = match &s.discards {
+                None => Vec::new(),
+                Some(_) if !rules.discards => {
+                    return Err(ShowdownError::DiscardsNotAllowed {
+                        seat: number,
+                        preset: rules.name,
+                    })
+                }
+                Some(text) => {
+                    let list = parse_cards(text).map_err(|error| ShowdownError::Card {
+                        seat: number,
+                        row: "discards",
+                        error,
+                    })?;
+                    for &c in &list {
+                        note(c, format!("seat {number} discards"))?;
+                    }
+                    list
+                }
+            };
+            seats.push(Seat {
+                number,
+                stack,
+                cards,
+                surrender: s.surrender,
+                claim,
+                aces_bet: rules.aces_bet && s.aces_bet.unwrap_or(true),
+                in_fantasyland: s.in_fantasyland,
+                discards,
+            });
+        }
+        Ok(Showdown {
+            ruleset: rules,
+            unit,
+            dealer,
+            rake_per_seat,
+            jackpot_per_seat,
+            pair_units,
+            seats,
+        })
+    }
+
+    /// Seat indexes in settlement order: the dealer first, then clockwise.
+    pub fn settlement_order(&self) -> impl Iterator<Item = usize> + '_ {
+        let n = self.seats.len();
+        (0..n).map(move |k| (self.dealer + k) % n)
+    }
+
+    /// Whether this pair settles at all under the preset's structure.
+    pub fn pair_plays(&self, a: usize, b: usize) -> bool {
+        match self.ruleset.structure {
+            Structure::AllPairs => true,
+            Structure::Bank => a == self.dealer || b == self.dealer,
+        }
+    }
+
+    /// The money value of one unit between seats `a` and `b` (indexes).
+    pub fn unit_for(&self, a: usize, b: usize) -> Decimal {
+        let key = (a.min(b), a.max(b));
+        self.pair_units
+            .iter()
+            .find(|&&(x, y, _)| (x, y) == key)
+            .map_or(self.unit, |p| p.2)
+    }
+}
+
+impl FromStr for Showdown {
+    type Err = ShowdownError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Showdown::from_json(s)
+    }
+}

@@ -1,0 +1,67 @@
+//! Hands described in words, for fouls and the dealer screen.
+
+use super::card::Rank;
+use super::eval::{Category, Strength3, Strength5};
+use super::ruleset::Row;
+use super::scoring::RowStrengths;
+
+const SINGULAR: [&str; 13] = [
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
+    "king", "ace",
+];
+const PLURAL: [&str; 13] = [
+    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
+    "queens", "kings", "aces",
+];
+
+fn one(r: Rank) -> &'static str {
+    SINGULAR[r as usize]
+}
+
+fn many(r: Rank) -> &'static str {
+    PLURAL[r as usize]
+}
+
+fn describe(category: Category, ranks: &[Rank]) -> String {
+    match category {
+        Category::HighCard => format!("{} high", one(ranks[0])),
+        Category::Pair => format!("pair of {}", many(ranks[0])),
+        Category::TwoPair => format!("two pair, {} and {}", many(ranks[0]), many(ranks[1])),
+        Category::Trips => format!("three {}", many(ranks[0])),
+        Category::Straight => format!("{}-high straight", one(ranks[0])),
+        Category::Flush => format!("{}-high flush", one(ranks[0])),
+        Category::FullHouse => format!("full house, {} over {}", many(ranks[0]), many(ranks[1])),
+        Category::Quads => format!("four {}", many(ranks[0])),
+        Category::StraightFlush if ranks[0] == 12 => "royal flush".to_string(),
+        Category::StraightFlush => format!("{}-high straight flush", one(ranks[0])),
+    }
+}
+
+/// A five-card hand in words: "two pair, kings and fives".
+pub fn describe5(s: Strength5) -> String {
+    describe(s.category(), &s.ranks().to_vec())
+}
+
+/// A front in words: "pair of queens".
+pub fn describe3(s: Strength3) -> String {
+    describe(s.category(), &s.ranks())
+}
+
+fn describe_row(rows: &RowStrengths, row: Row) -> String {
+    match row {
+        Row::Front => describe3(rows.front),
+        Row::Middle => describe5(rows.middle),
+        Row::Back => describe5(rows.back),
+    }
+}
+
+/// "middle pair of jacks is below front pair of queens".
+pub fn describe_foul(rows: &RowStrengths, lower: Row, upper: Row) -> String {
+    format!(
+        "{} {} is below {} {}",
+        lower.name(),
+        describe_row(rows, lower),
+        upper.name(),
+        describe_row(rows, upper)
+    )
+}
