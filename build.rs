@@ -192,8 +192,8 @@ fn main() {
         decode[class.0 as usize].push(class.1);
     }
 
-    // Three-card front: index r0*169 + r1*13 + r2 (any order).
-    let mut three = vec![0u16; 2197];
+    // Three-card front: index r0 << 8 | r1 << 4 | r2 (any order).
+    let mut three = vec![0u16; 4096];
     for a in 0..13u32 {
         for b in 0..13u32 {
             for c in 0..13u32 {
@@ -208,7 +208,7 @@ fn main() {
                 } else {
                     (HIGH_CARD << 12) as u32 | r[0] * 169 + r[1] * 13 + r[2]
                 };
-                three[(a * 169 + b * 13 + c) as usize] = s as u16;
+                three[(a << 8 | b << 4 | c) as usize] = s as u16;
             }
         }
     }

@@ -68,32 +68,46 @@ const SUIT_SHIFT: u32 = 32;
 const SUIT_BIAS: u64 = 0x3333 << SUIT_SHIFT;
 const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
 
-static CARD_KEYS: [u64; 64] = {
+const fn card_keys(bias: u64) -> [u64; 64] {
     let mut keys = [0u64; 64];
     let mut i = 0;
     while i < 52 {
-        keys[i] = RANK_KEYS[i >> 2] as u64 | (1u64 << (SUIT_SHIFT + 4 * (i as u32 & 3)));
+        keys[i] = (RANK_KEYS[i >> 2] as u64 | (1u64 << (SUIT_SHIFT + 4 * (i as u32 & 3)))) + bias;
         i += 1;
     }
     keys
-};
+}
+
+static CARD_KEYS: [u64; 64] = card_keys(0);
+/// The first card's key also carries the suit counters' starting bias.
+static FIRST_CARD_KEYS: [u64; 64] = card_keys(SUIT_BIAS);
 
 /// Evaluates five cards (any order).
 #[inline]
 pub fn eval5(cards: &[Card; 5]) -> Strength5 {
-    let i = cards.map(|c| (c.index() & 63) as usize);
-    let key = CARD_KEYS[i[0]]
-        + CARD_KEYS[i[1]]
-        + CARD_KEYS[i[2]]
-        + CARD_KEYS[i[3]]
-        + CARD_KEYS[i[4]]
-        + SUIT_BIAS;
-    if key & FLUSH_BITS != 0 {
-        return eval_flush(cards);
+    // SAFETY: a `Card`'s index is below 52 (checked by every constructor) and
+    // the key tables have 64 entries. The rank sum of five cards is at most
+    // 360,918, so its perfect-hash row is below 705 (`PERF_OFFSETS` has 1024)
+    // and `build.rs` asserts that every row's displaced slots lie inside
+    // `RANK_LOOKUP` (16,384 entries). The exhaustive tests run every hand
+    // through the debug assertions below.
+    unsafe {
+        let key = |c: Card| *CARD_KEYS.get_unchecked(c.index() as usize);
+        let sum = *FIRST_CARD_KEYS.get_unchecked(cards[0].index() as usize)
+            + key(cards[1])
+            + key(cards[2])
+            + key(cards[3])
+            + key(cards[4]);
+        if sum & FLUSH_BITS != 0 {
+            return eval_flush(cards);
+        }
+        let rank_key = sum as u32;
+        debug_assert!(((rank_key >> PERF_SHIFT) as usize) < PERF_OFFSETS.len());
+        let offset = *PERF_OFFSETS.get_unchecked((rank_key >> PERF_SHIFT) as usize);
+        let index = rank_key.wrapping_add(offset) as usize;
+        debug_assert!(index < RANK_LOOKUP.len());
+        Strength5(*RANK_LOOKUP.get_unchecked(index))
     }
-    let rank_key = key as u32;
-    let offset = PERF_OFFSETS[((rank_key >> PERF_SHIFT) & 1023) as usize];
-    Strength5(RANK_LOOKUP[(rank_key.wrapping_add(offset) & 16383) as usize])
 }
 
 #[cold]
@@ -106,8 +120,13 @@ fn eval_flush(cards: &[Card; 5]) -> Strength5 {
 /// Evaluates a three-card front (any order).
 #[inline]
 pub fn eval3(cards: &[Card; 3]) -> Strength3 {
-    let [a, b, c] = cards.map(|c| c.rank() as usize);
-    Strength3(THREE_LOOKUP[(a * 169 + b * 13 + c) % 2197])
+    // rank << 8 | rank << 4 | rank straight from the card index (rank * 4 + suit)
+    let index = ((cards[0].index() as usize & !3) << 6)
+        | ((cards[1].index() as usize & !3) << 2)
+        | (cards[2].index() as usize >> 2);
+    // SAFETY: card indexes are below 52, so `index` is below 13 << 8 < 4096.
+    debug_assert!(index < THREE_LOOKUP.len());
+    Strength3(unsafe { *THREE_LOOKUP.get_unchecked(index) })
 }
 
 /// Ranks of a hand in order of significance (pair rank before kickers, higher

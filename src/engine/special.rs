@@ -244,7 +244,8 @@ mod tests {
             &five_and_trip,
             None
         ));
-        assert!(!qualifies(SpecialKind::SixPairs, &five_and_trip, None));
+        // three of a kind counts as one pair and the odd card (RULES §6)
+        assert!(qualifies(SpecialKind::SixPairs, &five_and_trip, None));
         let one_suit = thirteen("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah");
         for k in [
             SpecialKind::OneSuit,
