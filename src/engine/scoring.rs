@@ -533,7 +533,7 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
                 stack_start: s.stack,
                 rake: showdown.rake_per_seat,
                 stack_end,
-                net: stack_end - s.stack,
+                net: settlement.nets[i],
                 foul_reason: j.foul_reason.clone(),
             }
         })

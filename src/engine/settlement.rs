@@ -1,9 +1,13 @@
 //! The two-pass, chip-bounded settlement (RULES §8).
+//!
+//! Amounts are exact: every amount of the showdown is brought to the finest
+//! scale it uses (at most `MAX_MONEY_SCALE` places, validated at the edge) and
+//! settled as integers of that scale, then returned as decimals.
 
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use super::showdown::Showdown;
+use super::showdown::{Showdown, MAX_SEATS};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -43,16 +47,47 @@ pub struct Settlement {
     pub transactions: Vec<Transaction>,
     /// Stacks after rake and settlement, by seat index.
     pub stacks: Vec<Decimal>,
+    /// Stack changes (rake included), by seat index.
+    pub nets: Vec<Decimal>,
+}
+
+/// Money as an integer count of `10^-scale`.
+#[derive(Clone, Copy)]
+struct Exact {
+    scale: u32,
+}
+
+impl Exact {
+    fn of(&self, d: Decimal) -> i128 {
+        d.mantissa() * 10i128.pow(self.scale - d.scale())
+    }
+
+    fn money(&self, v: i128) -> Decimal {
+        Decimal::from_i128_with_scale(v, self.scale)
+    }
 }
 
 /// Settles `units[k] = [special, main]` for `pairs[k] = (earlier, later)` seat
 /// indexes, given in settlement order; positive units are owed by the later
 /// seat to the earlier one.
 pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]]) -> Settlement {
-    let rake = showdown.rake_per_seat;
-    let mut stacks: Vec<Decimal> = showdown.seats.iter().map(|s| s.stack - rake).collect();
-    let mut exposure = stacks.clone();
-    let mut transactions = Vec::new();
+    let scale = showdown
+        .seats
+        .iter()
+        .map(|s| s.stack.scale())
+        .chain([showdown.rake_per_seat.scale(), showdown.unit.scale()])
+        .chain(showdown.pair_units.iter().map(|p| p.2.scale()))
+        .max()
+        .unwrap_or(0);
+    let exact = Exact { scale };
+    let n = showdown.seats.len();
+    let rake = exact.of(showdown.rake_per_seat);
+    let mut stacks = [0i128; MAX_SEATS];
+    for (i, s) in showdown.seats.iter().enumerate() {
+        stacks[i] = exact.of(s.stack) - rake;
+    }
+    let mut exposure = stacks;
+    let mut transactions = Vec::with_capacity(2 * pairs.len());
     for (pass_index, pass) in [Pass::Special, Pass::Main].into_iter().enumerate() {
         for (&(p, q), u) in pairs.iter().zip(units) {
             let owed_units = u[pass_index];
@@ -60,7 +95,7 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
                 continue;
             }
             let (payer, payee) = if owed_units > 0 { (q, p) } else { (p, q) };
-            let owed = Decimal::from(owed_units.unsigned_abs()) * showdown.unit_for(p, q);
+            let owed = owed_units.unsigned_abs() as i128 * exact.of(showdown.unit_for(p, q));
             let paid = owed.min(exposure[payer]).min(exposure[payee]);
             exposure[payer] -= paid;
             exposure[payee] -= paid;
@@ -70,13 +105,19 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
                 pass,
                 payer: showdown.seats[payer].number,
                 payee: showdown.seats[payee].number,
-                owed,
-                paid,
+                owed: exact.money(owed),
+                paid: exact.money(paid),
             });
         }
     }
+    let starts = showdown.seats.iter().map(|s| exact.of(s.stack));
     Settlement {
         transactions,
-        stacks,
+        stacks: stacks[..n].iter().map(|&v| exact.money(v)).collect(),
+        nets: stacks[..n]
+            .iter()
+            .zip(starts)
+            .map(|(&end, start)| exact.money(end - start))
+            .collect(),
     }
 }

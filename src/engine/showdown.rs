@@ -11,6 +11,10 @@ use super::special::SpecialKind;
 
 /// Most seats at one table (one deck, 13 cards each).
 pub const MAX_SEATS: usize = 4;
+/// Money is given to at most this many decimal places...
+pub const MAX_MONEY_SCALE: u32 = 6;
+/// ...and is at most this large (a stack, a unit, a rake).
+pub const MAX_MONEY: i64 = 1_000_000_000_000;
 
 /// Money as written: a decimal string (`"12.50"`) or a JSON number.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -239,6 +243,21 @@ fn money(value: &MoneyText, what: &str) -> Result<Decimal, ShowdownError> {
         .map_err(|_| ShowdownError::Money(format!("{what} \"{raw}\" is not an amount of money")))?;
     if amount.is_sign_negative() && !amount.is_zero() {
         return Err(ShowdownError::Money(format!("{what} {raw} is negative")));
+    }
+    let amount = if amount.scale() > MAX_MONEY_SCALE {
+        amount.normalize()
+    } else {
+        amount
+    };
+    if amount.scale() > MAX_MONEY_SCALE {
+        return Err(ShowdownError::Money(format!(
+            "{what} {raw} has more than {MAX_MONEY_SCALE} decimal places"
+        )));
+    }
+    if amount > Decimal::from(MAX_MONEY) {
+        return Err(ShowdownError::Money(format!(
+            "{what} {raw} is larger than {MAX_MONEY}"
+        )));
     }
     Ok(amount.normalize_if_needed())
 }
