@@ -102,6 +102,34 @@ pub struct CardError {
     pub reason: &'static str,
 }
 
+const fn ascii_table(pairs: &[(u8, u8)]) -> [u8; 128] {
+    let mut t = [255u8; 128];
+    let mut i = 0;
+    while i < pairs.len() {
+        t[pairs[i].0 as usize] = pairs[i].1;
+        t[pairs[i].0.to_ascii_lowercase() as usize] = pairs[i].1;
+        i += 1;
+    }
+    t
+}
+
+static ASCII_RANKS: [u8; 128] = ascii_table(&[
+    (b'2', 0),
+    (b'3', 1),
+    (b'4', 2),
+    (b'5', 3),
+    (b'6', 4),
+    (b'7', 5),
+    (b'8', 6),
+    (b'9', 7),
+    (b'T', 8),
+    (b'J', 9),
+    (b'Q', 10),
+    (b'K', 11),
+    (b'A', 12),
+]);
+static ASCII_SUITS: [u8; 128] = ascii_table(&[(b'S', 0), (b'H', 1), (b'D', 2), (b'C', 3)]);
+
 fn parse_rank(s: &str) -> Option<Rank> {
     if s == "10" {
         return Some(TEN);
@@ -127,6 +155,18 @@ fn parse_suit(c: char) -> Option<Suit> {
 impl Card {
     /// Parses one token such as `As`, `as`, `10h`, `Th` or `A♠`.
     pub fn parse(token: &str, position: usize) -> Result<Card, CardError> {
+        // Fast path: two ASCII characters.
+        if let &[r, s] = token.as_bytes() {
+            let rank = ASCII_RANKS[r as usize & 127];
+            let suit = ASCII_SUITS[s as usize & 127];
+            if r < 128 && s < 128 && rank < 13 && suit < 4 {
+                return Ok(Card(rank * 4 + suit));
+            }
+        }
+        Card::parse_slow(token, position)
+    }
+
+    fn parse_slow(token: &str, position: usize) -> Result<Card, CardError> {
         let err = |reason| CardError {
             token: token.to_string(),
             position,

@@ -24,15 +24,6 @@ pub enum MoneyText {
     Number(serde_json::Number),
 }
 
-impl MoneyText {
-    fn raw(&self) -> String {
-        match self {
-            MoneyText::Text(s) => s.clone(),
-            MoneyText::Number(n) => n.to_string(),
-        }
-    }
-}
-
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RakeInput {
@@ -236,13 +227,26 @@ pub struct Showdown {
     pub seats: Vec<Seat>,
 }
 
-fn money(value: &MoneyText, what: &str) -> Result<Decimal, ShowdownError> {
-    let raw = value.raw();
-    let amount = Decimal::from_str_exact(raw.trim())
-        .or_else(|_| Decimal::from_scientific(raw.trim()))
-        .map_err(|_| ShowdownError::Money(format!("{what} \"{raw}\" is not an amount of money")))?;
+/// Reads an amount of money; `what` names it in an error.
+fn money(value: &MoneyText, what: impl Fn() -> String) -> Result<Decimal, ShowdownError> {
+    let number;
+    let raw = match value {
+        MoneyText::Text(s) => s.trim(),
+        MoneyText::Number(n) => {
+            number = n.to_string();
+            &number
+        }
+    };
+    let amount = Decimal::from_str_exact(raw)
+        .or_else(|_| Decimal::from_scientific(raw))
+        .map_err(|_| {
+            ShowdownError::Money(format!("{} {raw:?} is not an amount of money", what()))
+        })?;
     if amount.is_sign_negative() && !amount.is_zero() {
-        return Err(ShowdownError::Money(format!("{what} {raw} is negative")));
+        return Err(ShowdownError::Money(format!(
+            "{} {raw} is negative",
+            what()
+        )));
     }
     let amount = if amount.scale() > MAX_MONEY_SCALE {
         amount.normalize()
@@ -251,12 +255,14 @@ fn money(value: &MoneyText, what: &str) -> Result<Decimal, ShowdownError> {
     };
     if amount.scale() > MAX_MONEY_SCALE {
         return Err(ShowdownError::Money(format!(
-            "{what} {raw} has more than {MAX_MONEY_SCALE} decimal places"
+            "{} {raw} has more than {MAX_MONEY_SCALE} decimal places",
+            what()
         )));
     }
     if amount > Decimal::from(MAX_MONEY) {
         return Err(ShowdownError::Money(format!(
-            "{what} {raw} is larger than {MAX_MONEY}"
+            "{} {raw} is larger than {MAX_MONEY}",
+            what()
         )));
     }
     Ok(amount.normalize_if_needed())
@@ -319,16 +325,16 @@ impl Showdown {
         };
         let unit = match &input.unit {
             None => Decimal::ONE,
-            Some(u) => money(u, "unit")?,
+            Some(u) => money(u, || "unit".to_string())?,
         };
         let rake = input.rake.clone().unwrap_or_default();
         let rake_per_seat = match &rake.per_seat {
             None => Decimal::ZERO,
-            Some(r) => money(r, "rake per_seat")?,
+            Some(r) => money(r, || "rake per_seat".to_string())?,
         };
         let jackpot_per_seat = match &rake.jackpot {
             None => Decimal::ZERO,
-            Some(j) => money(j, "rake jackpot")?,
+            Some(j) => money(j, || "rake jackpot".to_string())?,
         };
         if jackpot_per_seat > rake_per_seat {
             return Err(ShowdownError::JackpotAboveRake {
@@ -357,26 +363,23 @@ impl Showdown {
                     "the pair of seats {a} and {b} is given twice"
                 )));
             }
-            let unit = money(&p.unit, &format!("pair_units unit for seats {a} and {b}"))?;
+            let unit = money(&p.unit, || format!("pair_units unit for seats {a} and {b}"))?;
             pair_units.push((key.0, key.1, unit));
         }
 
         let mut seen = CardSet::new();
-        let mut where_seen: Vec<(Card, String)> = Vec::with_capacity(52);
-        let mut note = |card: Card, place: String| -> Result<(), ShowdownError> {
+        // Where each card was seen: (seat, row), formatted only for an error.
+        let mut where_seen: [(u32, &'static str); 52] = [(0, ""); 52];
+        let mut note = |card: Card, seat: u32, row: &'static str| -> Result<(), ShowdownError> {
             if !seen.insert(card) {
-                let first = where_seen
-                    .iter()
-                    .find(|(c, _)| *c == card)
-                    .map(|(_, p)| p.clone())
-                    .unwrap_or_default();
+                let (first_seat, first_row) = where_seen[card.index() as usize];
                 return Err(ShowdownError::DuplicateCard {
                     card: card.to_string(),
-                    first,
-                    second: place,
+                    first: format!("seat {first_seat} {first_row}"),
+                    second: format!("seat {seat} {row}"),
                 });
             }
-            where_seen.push((card, place));
+            where_seen[card.index() as usize] = (seat, row);
             Ok(())
         };
 
@@ -387,7 +390,7 @@ impl Showdown {
                 s.stack
                     .as_ref()
                     .ok_or(ShowdownError::MissingStack(number))?,
-                &format!("seat {number} stack"),
+                || format!("seat {number} stack"),
             )?;
             if stack < rake_per_seat {
                 return Err(ShowdownError::StackBelowRake {
@@ -499,13 +502,13 @@ impl Showdown {
                         ("back", &back[..]),
                     ] {
                         for &c in list {
-                            note(c, format!("seat {number} {row}"))?;
+                            note(c, number, row)?;
                         }
                     }
                 }
                 SeatCards::Loose(list) => {
                     for &c in list {
-                        note(c, format!("seat {number} cards"))?;
+                        note(c, number, "cards")?;
                     }
                 }
             }
@@ -524,7 +527,7 @@ impl Showdown {
                         error,
                     })?;
                     for &c in &list {
-                        note(c, format!("seat {number} discards"))?;
+                        note(c, number, "discards")?;
                     }
                     list
                 }
