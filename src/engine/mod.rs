@@ -5,6 +5,7 @@ pub mod card;
 pub mod eval;
 pub mod ruleset;
 pub mod scoring;
+pub mod setter;
 pub mod settlement;
 pub mod showdown;
 pub mod special;
@@ -21,3 +22,4 @@ pub use showdown::{Showdown, ShowdownError, ShowdownInput};
 pub fn score_json(text: &str) -> Result<ScoreResult, ShowdownError> {
     score(&Showdown::from_json(text)?)
 }
+

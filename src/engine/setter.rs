@@ -1,0 +1,1 @@
+//! House-way setter and foul explainer (placeholder; being written).
