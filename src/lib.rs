@@ -1,6 +1,8 @@
 //! pitboss: table bookkeeping and settlement for Chinese poker.
 //!
-//! `engine` is the pure scoring core; `cli` is the command-line front.
+//! `engine` is the pure scoring core; `cli` is the command-line front;
+//! `web` is the HTTP service around the engine.
 
 pub mod cli;
 pub mod engine;
+pub mod web;

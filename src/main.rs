@@ -11,6 +11,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the service (the default): `BIND_ADDR`, default 127.0.0.1:8080.
+    Serve,
     /// Score showdowns (CONTRACT.md): one JSON showdown on standard input, or
     /// one per line with --jsonl.
     Score {
@@ -18,6 +20,15 @@ enum Command {
         #[arg(long)]
         jsonl: bool,
     },
+}
+
+fn serve() -> io::Result<i32> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    let settings = pitboss::web::Settings::from_env();
+    let listener = std::net::TcpListener::bind(&settings.bind_addr)?;
+    log::info!("pitboss listening on http://{}", listener.local_addr()?);
+    actix_web::rt::System::new().block_on(pitboss::web::run(listener)?)?;
+    Ok(0)
 }
 
 fn main() {
@@ -29,10 +40,7 @@ fn main() {
         Some(Command::Score { jsonl: true }) => {
             pitboss::cli::score_lines(io::stdin().lock(), io::stdout().lock())
         }
-        None => {
-            eprintln!("pitboss: the service is not built yet; use `pitboss score`");
-            Ok(2)
-        }
+        Some(Command::Serve) | None => serve(),
     };
     match code {
         Ok(c) => std::process::exit(c),

@@ -1,0 +1,7 @@
+//! The HTTP shell around the engine: thin handlers, one JSON error shape.
+
+pub mod error;
+pub mod routes;
+pub mod startup;
+
+pub use startup::{run, Settings};
