@@ -96,6 +96,9 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
             }
             let (payer, payee) = if owed_units > 0 { (q, p) } else { (p, q) };
             let owed = owed_units.unsigned_abs() as i128 * exact.of(showdown.unit_for(p, q));
+            if owed == 0 {
+                continue; // a unit of 0: nothing is owed, no transaction (RULES §8)
+            }
             let paid = owed.min(exposure[payer]).min(exposure[payee]);
             exposure[payer] -= paid;
             exposure[payee] -= paid;

@@ -55,13 +55,41 @@ fn describe_row(rows: &RowStrengths, row: Row) -> String {
     }
 }
 
-/// "middle pair of jacks is below front pair of queens".
+/// The kickers that decide between two rows of the same description.
+fn kickers(rows: &RowStrengths, row: Row, against_front: bool) -> String {
+    let (category, ranks) = match row {
+        Row::Front => (rows.front.category(), rows.front.ranks()),
+        // against the front, only as many of the middle's ranks count as the front has (RULES §2)
+        Row::Middle if against_front => (rows.middle.category(), rows.middle.front_view().ranks()),
+        Row::Middle => (rows.middle.category(), rows.middle.ranks().to_vec()),
+        Row::Back => (rows.back.category(), rows.back.ranks().to_vec()),
+    };
+    let skip = match category {
+        Category::Pair | Category::HighCard => 1,
+        _ => ranks.len(),
+    };
+    let names: Vec<&str> = ranks.iter().skip(skip).map(|&r| one(r)).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => format!(", {} kicker", names[0]),
+        _ => format!(", {} kickers", names.join(" and ")),
+    }
+}
+
+/// "middle pair of jacks is below front pair of queens"; when both rows read
+/// the same, the kickers that decide are named too.
 pub fn describe_foul(rows: &RowStrengths, lower: Row, upper: Row) -> String {
+    let (mut low, mut high) = (describe_row(rows, lower), describe_row(rows, upper));
+    if low == high {
+        let against_front = upper == Row::Front;
+        low.push_str(&kickers(rows, lower, against_front));
+        high.push_str(&kickers(rows, upper, against_front));
+    }
     format!(
         "{} {} is below {} {}",
         lower.name(),
-        describe_row(rows, lower),
+        low,
         upper.name(),
-        describe_row(rows, upper)
+        high
     )
 }
