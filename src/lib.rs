@@ -4,5 +4,8 @@
 //! `web` is the HTTP service around the engine.
 
 pub mod cli;
+pub mod db;
 pub mod engine;
+pub mod error;
+pub mod money;
 pub mod web;

@@ -25,9 +25,22 @@ enum Command {
 fn serve() -> io::Result<i32> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let settings = pitboss::web::Settings::from_env();
+    let pool = match pitboss::db::connect(&settings.database_url, settings.pool_size) {
+        Ok(pool) => pool,
+        Err(e) => {
+            eprintln!("pitboss: {e}");
+            return Ok(1);
+        }
+    };
+    let backend = if pitboss::db::is_postgres(&settings.database_url) {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    };
+    log::info!("database: {backend}, migrations applied");
     let listener = std::net::TcpListener::bind(&settings.bind_addr)?;
     log::info!("pitboss listening on http://{}", listener.local_addr()?);
-    actix_web::rt::System::new().block_on(pitboss::web::run(listener)?)?;
+    actix_web::rt::System::new().block_on(pitboss::web::run(listener, pool)?)?;
     Ok(0)
 }
 

@@ -1,38 +1,9 @@
 //! `POST /api/v1/score` and the service's JSON error shape, through HTTP
 //! against the real app on a free port.
 
-use std::net::TcpListener;
+mod support;
 
-fn spawn_app() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let server = pitboss::web::run(listener).unwrap();
-    std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
-    format!("http://127.0.0.1:{port}")
-}
-
-/// A minimal blocking HTTP/1.1 client (the tests need no more).
-fn request(base: &str, method: &str, path: &str, body: &[u8]) -> (u16, serde_json::Value) {
-    use std::io::{Read, Write};
-    let addr = base.trim_start_matches("http://");
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    )
-    .unwrap();
-    let _ = stream.write_all(body);
-    let mut response = Vec::new();
-    let _ = stream.read_to_end(&mut response);
-    let text = String::from_utf8_lossy(&response);
-    let status: u16 = text.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
-    (
-        status,
-        serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
-    )
-}
+use support::{request, spawn_app};
 
 const TYPICAL: &str = r#"{"ruleset":"typical","seats":[
  {"seat":1,"stack":"100","front":"6s 6h 6d","middle":"4s 4h 4d 9s 9h","back":"Ks Kh Kd 8s 8h"},
@@ -40,8 +11,8 @@ const TYPICAL: &str = r#"{"ruleset":"typical","seats":[
 
 #[test]
 fn scores_a_showdown_like_the_cli() {
-    let base = spawn_app();
-    let (status, body) = request(&base, "POST", "/api/v1/score", TYPICAL.as_bytes());
+    let base = spawn_app("sqlite");
+    let (status, body) = request(&base, "POST", "/api/v1/score", TYPICAL);
     assert_eq!(status, 200);
     let cli = serde_json::to_value(pitboss::engine::score_json(TYPICAL).unwrap()).unwrap();
     assert_eq!(body, cli);
@@ -51,28 +22,28 @@ fn scores_a_showdown_like_the_cli() {
 
 #[test]
 fn an_invalid_showdown_is_422_naming_the_problem() {
-    let base = spawn_app();
+    let base = spawn_app("sqlite");
     let bad = TYPICAL.replace("Qs Qh 7d", "Qs Qh 6d 6h");
-    let (status, body) = request(&base, "POST", "/api/v1/score", bad.as_bytes());
+    let (status, body) = request(&base, "POST", "/api/v1/score", &bad);
     assert_eq!(status, 422);
     let message = body["error"].as_str().unwrap();
     assert!(message.contains("seat 2 front has 4 cards"), "{message}");
-    let (status, body) = request(&base, "POST", "/api/v1/score", b"{not json");
+    let (status, body) = request(&base, "POST", "/api/v1/score", "{not json");
     assert_eq!(status, 422);
     assert!(body["error"].as_str().unwrap().contains("not valid JSON"));
 }
 
 #[test]
 fn every_other_error_is_json_too() {
-    let base = spawn_app();
-    let (status, body) = request(&base, "GET", "/nowhere", b"");
+    let base = spawn_app("sqlite");
+    let (status, body) = request(&base, "GET", "/nowhere", "");
     assert_eq!((status, body["error"].is_string()), (404, true));
-    let (status, body) = request(&base, "GET", "/api/v1/score", b"");
+    let (status, body) = request(&base, "GET", "/api/v1/score", "");
     assert_eq!((status, body["error"].is_string()), (405, true));
-    let huge = vec![b' '; 200 * 1024];
+    let huge = " ".repeat(200 * 1024);
     let (status, body) = request(&base, "POST", "/api/v1/score", &huge);
     assert_eq!(status, 413);
     assert!(body["error"].as_str().unwrap().contains("larger than"));
-    let (status, body) = request(&base, "GET", "/healthz", b"");
+    let (status, body) = request(&base, "GET", "/healthz", "");
     assert_eq!((status, body["status"].as_str()), (200, Some("ok")));
 }

@@ -2,7 +2,7 @@
 //! parsed once at the edge, so a `Showdown` is always valid.
 
 use rust_decimal::Decimal;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 
 use super::card::{parse_cards, Card, CardError, CardSet};
@@ -17,53 +17,68 @@ pub const MAX_MONEY_SCALE: u32 = 6;
 pub const MAX_MONEY: i64 = 1_000_000_000_000;
 
 /// Money as written: a decimal string (`"12.50"`) or a JSON number.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(untagged)]
 pub enum MoneyText {
     Text(String),
     Number(serde_json::Number),
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RakeInput {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub per_seat: Option<MoneyText>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub jackpot: Option<MoneyText>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PairUnitInput {
     pub seats: [u32; 2],
     pub unit: MoneyText,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatInput {
     pub seat: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub stack: Option<MoneyText>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub front: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub middle: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub back: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cards: Option<String>,
     #[serde(default)]
     pub surrender: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub claim: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub aces_bet: Option<bool>,
     #[serde(default)]
     pub in_fantasyland: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub discards: Option<String>,
 }
 
 /// One showdown as JSON (CONTRACT.md "Showdown (input)").
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShowdownInput {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ruleset: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unit: Option<MoneyText>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub dealer: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub rake: Option<RakeInput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pair_units: Option<Vec<PairUnitInput>>,
     pub seats: Vec<SeatInput>,
 }

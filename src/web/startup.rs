@@ -3,9 +3,11 @@
 use std::net::TcpListener;
 
 use actix_web::dev::Server;
-use actix_web::{middleware, web, App, HttpServer};
+use actix_web::{error::InternalError, middleware, web, App, HttpServer, ResponseError};
 
-use super::routes;
+use super::routes::{self, hands, health, score, tables};
+use crate::db::{self, DbPool};
+use crate::error::AppError;
 
 /// Largest request body accepted (a showdown is well under 4 KiB).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -15,31 +17,100 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 pub struct Settings {
     /// `BIND_ADDR`, default `127.0.0.1:8080`.
     pub bind_addr: String,
+    /// `DATABASE_URL`: `postgres://…`, or a SQLite file (default `pitboss.sqlite`).
+    pub database_url: String,
+    /// `DATABASE_POOL_SIZE`, default 16.
+    pub pool_size: u32,
 }
 
 impl Settings {
     pub fn from_env() -> Settings {
         Settings {
             bind_addr: std::env::var("BIND_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".to_string()),
+            database_url: std::env::var("DATABASE_URL")
+                .unwrap_or_else(|_| db::DEFAULT_DATABASE.to_string()),
+            pool_size: std::env::var("DATABASE_POOL_SIZE")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(16),
         }
     }
 }
 
+/// What every handler can reach. Nothing here holds state that matters
+/// between requests: several app servers can share one database.
+pub struct AppState {
+    pub pool: DbPool,
+}
+
 /// Registers every route; shared by the server and the tests.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/healthz", web::get().to(routes::healthz))
+    let path_error = web::PathConfig::default().error_handler(|err, _req| {
+        let response = AppError::NotFound(format!("no such resource: {err}")).error_response();
+        InternalError::from_response(err.to_string(), response).into()
+    });
+    cfg.app_data(path_error)
+        .route("/healthz", web::get().to(health::healthz))
+        .route("/readyz", web::get().to(health::readyz))
         .service(
-            web::resource("/api/v1/score")
-                .route(web::post().to(routes::score_showdown))
-                .default_service(web::to(routes::method_not_allowed)),
+            web::scope("/api/v1")
+                .service(resource("/score").route(web::post().to(score::score_showdown)))
+                .service(resource("/presets").route(web::get().to(score::list_presets)))
+                .service(resource("/pools").route(web::post().to(tables::create_pool)))
+                .service(resource("/pools/{id}").route(web::get().to(tables::get_pool)))
+                .service(
+                    resource("/tables")
+                        .route(web::post().to(tables::create_table))
+                        .route(web::get().to(tables::list_tables)),
+                )
+                .service(resource("/tables/{id}").route(web::get().to(tables::get_table)))
+                .service(
+                    resource("/tables/{id}/ruleset").route(web::put().to(tables::change_ruleset)),
+                )
+                .service(resource("/tables/{id}/seats").route(web::post().to(tables::seat_player)))
+                .service(
+                    resource("/tables/{id}/seats/{seat}/add-on")
+                        .route(web::post().to(tables::add_on)),
+                )
+                .service(
+                    resource("/tables/{id}/seats/{seat}/cash-out")
+                        .route(web::post().to(tables::cash_out)),
+                )
+                .service(resource("/tables/{id}/ledger").route(web::get().to(tables::table_ledger)))
+                .service(resource("/tables/{id}/hands").route(web::post().to(hands::start_hand)))
+                .service(
+                    resource("/tables/{id}/hands/{number}").route(web::get().to(hands::get_hand)),
+                )
+                .service(
+                    resource("/tables/{id}/hands/{number}/preview")
+                        .route(web::post().to(hands::preview)),
+                )
+                .service(
+                    resource("/tables/{id}/hands/{number}/commit")
+                        .route(web::post().to(hands::commit)),
+                )
+                .service(
+                    resource("/tables/{id}/hands/{number}/void").route(web::post().to(hands::void)),
+                )
+                .service(
+                    resource("/tables/{id}/hands/{number}/rescore")
+                        .route(web::get().to(hands::rescore)),
+                ),
         );
 }
 
-/// Starts the service on `listener`.
-pub fn run(listener: TcpListener) -> std::io::Result<Server> {
-    let server = HttpServer::new(|| {
+/// A resource whose other methods answer 405 in JSON.
+fn resource(path: &str) -> actix_web::Resource {
+    web::resource(path).default_service(web::to(routes::method_not_allowed))
+}
+
+/// Starts the service on `listener` with `pool`.
+pub fn run(listener: TcpListener, pool: DbPool) -> std::io::Result<Server> {
+    let state = web::Data::new(AppState { pool });
+    let server = HttpServer::new(move || {
         App::new()
             .wrap(middleware::Logger::default())
+            .app_data(state.clone())
             .configure(configure)
             .default_service(web::to(routes::not_found))
     })

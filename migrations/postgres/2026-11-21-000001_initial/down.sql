@@ -1,0 +1,12 @@
+DROP TRIGGER IF EXISTS ledger_no_update ON ledger_entries;
+DROP TABLE ledger_entries;
+DROP TABLE hand_voids;
+DROP TABLE jackpot_hits;
+DROP TABLE showdowns;
+DROP TABLE hand_seats;
+DROP TABLE hands;
+DROP TABLE seatings;
+DROP TABLE ruleset_versions;
+DROP TABLE casino_tables;
+DROP TABLE pools;
+DROP FUNCTION IF EXISTS ledger_append_only();

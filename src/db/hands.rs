@@ -1,0 +1,676 @@
+//! The hand lifecycle: start (button, seats dealt in, stacks, fantasyland),
+//! preview, commit (one transaction, idempotent), void (reversing rows).
+
+use diesel::prelude::*;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::ledger::{self, EntryKind, NewEntry};
+use super::schema::{hand_seats, hand_voids, hands, jackpot_hits, seatings, showdowns};
+use super::tables::{self, RulesetVersion};
+use super::{lock_pool, now, write_transaction, DbConnection};
+use crate::engine::showdown::{MoneyText, PairUnitInput, SeatInput, ShowdownInput};
+use crate::engine::{score, ScoreResult, Showdown};
+use crate::error::AppError;
+use crate::money::{from_cents, to_cents};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartHandRequest {
+    /// Seats dealt in; default: every seated player whose stack covers the rake.
+    pub seats: Option<Vec<i32>>,
+}
+
+/// A seat's part of a showdown as the dealer enters it (stacks, the button
+/// and the ruleset come from the hand).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatShowdown {
+    pub seat: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub front: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub middle: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub back: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cards: Option<String>,
+    #[serde(default)]
+    pub surrender: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aces_bet: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discards: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShowdownRequest {
+    pub seats: Vec<SeatShowdown>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair_units: Option<Vec<PairUnitInput>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HandSeatView {
+    pub seat: i32,
+    pub seating_id: i64,
+    pub player: String,
+    pub stack_start: Decimal,
+    pub in_fantasyland: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct JackpotHitView {
+    pub id: i64,
+    pub pool_id: i64,
+    pub kind: String,
+    pub loser_seat: i32,
+    pub winner_seat: i32,
+    pub amount: Decimal,
+    pub status: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HandView {
+    pub table_id: i64,
+    pub number: i32,
+    pub dealer_seat: i32,
+    pub status: &'static str,
+    pub ruleset: tables::RulesetView,
+    pub seats: Vec<HandSeatView>,
+    pub started_at: chrono::DateTime<chrono::Utc>,
+    /// The settlement sheet as committed (CONTRACT.md result), verbatim.
+    pub result: Option<Box<serde_json::value::RawValue>>,
+    pub jackpot_hits: Vec<JackpotHitView>,
+    pub void_reason: Option<String>,
+}
+
+struct HandRow {
+    id: i64,
+    number: i32,
+    dealer_seat: i32,
+    version: RulesetVersion,
+    started_at: chrono::NaiveDateTime,
+    seats: Vec<HandSeatView>,
+}
+
+fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandRow, AppError> {
+    let (id, dealer_seat, version_id, started_at): (i64, i32, i64, chrono::NaiveDateTime) =
+        hands::table
+            .filter(hands::table_id.eq(table_id))
+            .filter(hands::number.eq(number))
+            .select((
+                hands::id,
+                hands::dealer_seat,
+                hands::ruleset_version_id,
+                hands::started_at,
+            ))
+            .first(conn)
+            .optional()?
+            .ok_or_else(|| AppError::NotFound(format!("table {table_id} has no hand {number}")))?;
+    let version = tables::ruleset_version(conn, version_id)?;
+    let rows: Vec<(i32, i64, i64, bool, String)> = hand_seats::table
+        .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
+        .filter(hand_seats::hand_id.eq(id))
+        .order(hand_seats::seat.asc())
+        .select((
+            hand_seats::seat,
+            hand_seats::seating_id,
+            hand_seats::stack_start_cents,
+            hand_seats::in_fantasyland,
+            seatings::player,
+        ))
+        .load(conn)?;
+    let seats = rows
+        .into_iter()
+        .map(
+            |(seat, seating_id, stack, in_fantasyland, player)| HandSeatView {
+                seat,
+                seating_id,
+                player,
+                stack_start: from_cents(stack),
+                in_fantasyland,
+            },
+        )
+        .collect();
+    Ok(HandRow {
+        id,
+        number,
+        dealer_seat,
+        version,
+        started_at,
+        seats,
+    })
+}
+
+fn stored_result(
+    conn: &mut DbConnection,
+    hand_id: i64,
+) -> Result<Option<(String, Option<String>, String)>, AppError> {
+    Ok(showdowns::table
+        .filter(showdowns::hand_id.eq(hand_id))
+        .select((
+            showdowns::request_hash,
+            showdowns::idempotency_key,
+            showdowns::result,
+        ))
+        .first(conn)
+        .optional()?)
+}
+
+fn void_reason(conn: &mut DbConnection, hand_id: i64) -> Result<Option<String>, AppError> {
+    Ok(hand_voids::table
+        .filter(hand_voids::hand_id.eq(hand_id))
+        .select(hand_voids::reason)
+        .first(conn)
+        .optional()?)
+}
+
+fn hits(
+    conn: &mut DbConnection,
+    hand_id: i64,
+    voided: bool,
+) -> Result<Vec<JackpotHitView>, AppError> {
+    let rows: Vec<(i64, i64, String, i32, i32, i64)> = jackpot_hits::table
+        .filter(jackpot_hits::hand_id.eq(hand_id))
+        .order(jackpot_hits::id.asc())
+        .select((
+            jackpot_hits::id,
+            jackpot_hits::pool_id,
+            jackpot_hits::kind,
+            jackpot_hits::loser_seat,
+            jackpot_hits::winner_seat,
+            jackpot_hits::amount_cents,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(id, pool_id, kind, loser_seat, winner_seat, amount)| JackpotHitView {
+                id,
+                pool_id,
+                kind,
+                loser_seat,
+                winner_seat,
+                amount: from_cents(amount),
+                status: if voided { "voided" } else { "pending" },
+            },
+        )
+        .collect())
+}
+
+pub fn get_hand(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandView, AppError> {
+    let hand = hand_row(conn, table_id, number)?;
+    let stored = stored_result(conn, hand.id)?;
+    let void = void_reason(conn, hand.id)?;
+    let status = match (&stored, &void) {
+        (_, Some(_)) => "voided",
+        (Some(_), None) => "committed",
+        (None, None) => "open",
+    };
+    let result = stored
+        .map(|s| serde_json::value::RawValue::from_string(s.2))
+        .transpose()
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(HandView {
+        table_id,
+        number: hand.number,
+        dealer_seat: hand.dealer_seat,
+        status,
+        ruleset: (&hand.version).into(),
+        seats: hand.seats,
+        started_at: hand.started_at.and_utc(),
+        result,
+        jackpot_hits: hits(conn, hand.id, void.is_some())?,
+        void_reason: void,
+    })
+}
+
+/// The seats that were in fantasyland for the next hand after the last
+/// committed hand (ofc presets), as (seat, seating id).
+fn fantasyland_carried(
+    conn: &mut DbConnection,
+    table_id: i64,
+) -> Result<Vec<(i32, i64)>, AppError> {
+    let last: Option<(i64, String)> = hands::table
+        .inner_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
+        .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
+        .filter(hands::table_id.eq(table_id))
+        .filter(hand_voids::id.is_null())
+        .order(hands::number.desc())
+        .select((hands::id, showdowns::result))
+        .first(conn)
+        .optional()?;
+    let Some((hand_id, result)) = last else {
+        return Ok(Vec::new());
+    };
+    let result: serde_json::Value =
+        serde_json::from_str(&result).map_err(|e| AppError::Internal(e.to_string()))?;
+    let seatings: Vec<(i32, i64)> = hand_seats::table
+        .filter(hand_seats::hand_id.eq(hand_id))
+        .select((hand_seats::seat, hand_seats::seating_id))
+        .load(conn)?;
+    Ok(result["seats"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|s| s["fantasyland_next"].as_bool() == Some(true))
+        .filter_map(|s| {
+            let seat = s["seat"].as_i64()? as i32;
+            seatings.iter().find(|x| x.0 == seat).copied()
+        })
+        .collect())
+}
+
+/// Starts the next hand: the button moves clockwise to the next seat dealt
+/// in; stacks at the start are recorded.
+pub fn start_hand(
+    conn: &mut DbConnection,
+    table_id: i64,
+    req: &StartHandRequest,
+) -> Result<HandView, AppError> {
+    tables::table_row(conn, table_id)?;
+    let number = write_transaction(conn, Some(table_id), |conn| {
+        if let Some((_, n)) = tables::open_hand(conn, table_id)? {
+            return Err(AppError::Conflict(format!(
+                "hand {n} is still in progress; commit or void it first"
+            )));
+        }
+        let version = tables::current_ruleset(conn, table_id)?;
+        let mut seated = Vec::new();
+        for (seating_id, seat, _) in tables::active_seatings(conn, table_id)? {
+            seated.push((seat, seating_id, ledger::seating_balance(conn, seating_id)?));
+        }
+        let dealt: Vec<(i32, i64, i64)> = match &req.seats {
+            Some(wanted) => {
+                let mut dealt = Vec::new();
+                for &seat in wanted {
+                    let s = seated
+                        .iter()
+                        .find(|s| s.0 == seat)
+                        .ok_or_else(|| AppError::Invalid(format!("seat {seat} has no player")))?;
+                    if s.2 < version.rake_cents || s.2 == 0 {
+                        return Err(AppError::Invalid(format!(
+                            "seat {seat}'s stack {} does not cover the rake {}",
+                            from_cents(s.2),
+                            from_cents(version.rake_cents)
+                        )));
+                    }
+                    if dealt.iter().any(|d: &(i32, i64, i64)| d.0 == seat) {
+                        return Err(AppError::Invalid(format!("seat {seat} is listed twice")));
+                    }
+                    dealt.push(*s);
+                }
+                dealt.sort_unstable();
+                dealt
+            }
+            None => seated
+                .iter()
+                .copied()
+                .filter(|s| s.2 >= version.rake_cents && s.2 > 0)
+                .collect(),
+        };
+        if dealt.len() < 2 {
+            return Err(AppError::Invalid(format!(
+                "a hand needs at least 2 seats dealt in with stacks covering the rake; there are {}",
+                dealt.len()
+            )));
+        }
+        let last: Option<(i32, i32)> = hands::table
+            .filter(hands::table_id.eq(table_id))
+            .order(hands::number.desc())
+            .select((hands::number, hands::dealer_seat))
+            .first(conn)
+            .optional()?;
+        let number = last.map_or(1, |l| l.0 + 1);
+        let dealer = match last {
+            None => dealt[0].0,
+            Some((_, previous)) => dealt
+                .iter()
+                .map(|d| d.0)
+                .find(|&s| s > previous)
+                .unwrap_or(dealt[0].0),
+        };
+        let preset = crate::engine::preset(&version.preset)
+            .map(|r| r.fantasyland.is_some())
+            .unwrap_or(false);
+        let fantasyland = if preset {
+            fantasyland_carried(conn, table_id)?
+        } else {
+            Vec::new()
+        };
+        let hand_id: i64 = diesel::insert_into(hands::table)
+            .values((
+                hands::table_id.eq(table_id),
+                hands::number.eq(number),
+                hands::dealer_seat.eq(dealer),
+                hands::ruleset_version_id.eq(version.id),
+                hands::started_at.eq(now()),
+            ))
+            .returning(hands::id)
+            .get_result(conn)?;
+        for (seat, seating_id, stack) in dealt {
+            diesel::insert_into(hand_seats::table)
+                .values((
+                    hand_seats::hand_id.eq(hand_id),
+                    hand_seats::seat.eq(seat),
+                    hand_seats::seating_id.eq(seating_id),
+                    hand_seats::stack_start_cents.eq(stack),
+                    hand_seats::in_fantasyland.eq(fantasyland.contains(&(seat, seating_id))),
+                ))
+                .execute(conn)?;
+        }
+        Ok(number)
+    })?;
+    get_hand(conn, table_id, number)
+}
+
+/// The engine's input for this hand and showdown (seats clockwise from seat 1).
+fn engine_input(hand: &HandRow, req: &ShowdownRequest) -> Result<ShowdownInput, AppError> {
+    for s in &req.seats {
+        if !hand.seats.iter().any(|h| h.seat as u32 == s.seat) {
+            return Err(AppError::Invalid(format!(
+                "seat {} is not dealt in to hand {}",
+                s.seat, hand.number
+            )));
+        }
+    }
+    let mut seats = Vec::with_capacity(hand.seats.len());
+    for h in &hand.seats {
+        let mut given = req.seats.iter().filter(|s| s.seat as i32 == h.seat);
+        let s = given.next().ok_or_else(|| {
+            AppError::Invalid(format!(
+                "seat {} is dealt in but has no cards in the showdown",
+                h.seat
+            ))
+        })?;
+        if given.next().is_some() {
+            return Err(AppError::Invalid(format!(
+                "seat {} is listed twice",
+                h.seat
+            )));
+        }
+        seats.push(SeatInput {
+            seat: s.seat,
+            stack: Some(MoneyText::Text(h.stack_start.to_string())),
+            front: s.front.clone(),
+            middle: s.middle.clone(),
+            back: s.back.clone(),
+            cards: s.cards.clone(),
+            surrender: s.surrender,
+            claim: s.claim.clone(),
+            aces_bet: s.aces_bet,
+            in_fantasyland: h.in_fantasyland,
+            discards: s.discards.clone(),
+        });
+    }
+    let v = &hand.version;
+    Ok(ShowdownInput {
+        ruleset: Some(v.preset.clone()),
+        unit: Some(MoneyText::Text(from_cents(v.unit_cents).to_string())),
+        dealer: Some(hand.dealer_seat as u32),
+        rake: Some(crate::engine::showdown::RakeInput {
+            per_seat: Some(MoneyText::Text(from_cents(v.rake_cents).to_string())),
+            jackpot: Some(MoneyText::Text(from_cents(v.jackpot_cents).to_string())),
+        }),
+        pair_units: req.pair_units.clone(),
+        seats,
+    })
+}
+
+fn score_input(input: &ShowdownInput) -> Result<ScoreResult, AppError> {
+    let showdown = Showdown::from_input(input).map_err(|e| AppError::Invalid(e.to_string()))?;
+    score(&showdown).map_err(|e| AppError::Invalid(e.to_string()))
+}
+
+/// Scores the showdown without writing anything.
+pub fn preview(
+    conn: &mut DbConnection,
+    table_id: i64,
+    number: i32,
+    req: &ShowdownRequest,
+) -> Result<ScoreResult, AppError> {
+    let hand = hand_row(conn, table_id, number)?;
+    score_input(&engine_input(&hand, req)?)
+}
+
+#[derive(Debug, Serialize)]
+pub struct CommitView {
+    pub hand: HandView,
+    /// False when this answer repeats an earlier, identical commit.
+    pub created: bool,
+}
+
+fn cents(d: Decimal) -> Result<i64, AppError> {
+    to_cents(d, "amount").map_err(|e| AppError::Internal(e.to_string()))
+}
+
+/// Commits the showdown: settlement, stack changes, rake, jackpot
+/// contribution and hits in one transaction. A repeated identical commit
+/// (or one with the same `Idempotency-Key`) answers the first result; a
+/// different commit of a committed hand is a conflict.
+pub fn commit(
+    conn: &mut DbConnection,
+    table_id: i64,
+    number: i32,
+    req: &ShowdownRequest,
+    idempotency_key: Option<&str>,
+) -> Result<CommitView, AppError> {
+    let table = tables::table_row(conn, table_id)?;
+    let created = write_transaction(conn, Some(table_id), |conn| {
+        let hand = hand_row(conn, table_id, number)?;
+        if void_reason(conn, hand.id)?.is_some() {
+            return Err(AppError::Conflict(format!("hand {number} was voided")));
+        }
+        let input = engine_input(&hand, req)?;
+        let canonical =
+            serde_json::to_string(&input).map_err(|e| AppError::Internal(e.to_string()))?;
+        let hash = format!("{:x}", Sha256::digest(canonical.as_bytes()));
+        if let Some((stored_hash, stored_key, _)) = stored_result(conn, hand.id)? {
+            let same_key = idempotency_key.is_some() && stored_key.as_deref() == idempotency_key;
+            if stored_hash == hash || same_key {
+                return Ok(false);
+            }
+            return Err(AppError::Conflict(format!(
+                "hand {number} is already committed with a different showdown"
+            )));
+        }
+        let result = score_input(&input)?;
+        let rake = hand.version.rake_cents;
+        let jackpot = hand.version.jackpot_cents;
+        let seats = hand.seats.len() as i64;
+        let on_table = |kind, amount| NewEntry {
+            table_id: Some(table_id),
+            hand_id: Some(hand.id),
+            ..NewEntry::new(kind, amount)
+        };
+        let seating_of = |seat: u32| {
+            hand.seats
+                .iter()
+                .find(|s| s.seat as u32 == seat)
+                .map(|s| s.seating_id)
+        };
+        let mut entries = Vec::new();
+        if rake > 0 {
+            for s in &hand.seats {
+                entries.push(NewEntry {
+                    seating_id: Some(s.seating_id),
+                    ..on_table(EntryKind::Rake, -rake)
+                });
+            }
+            entries.push(on_table(EntryKind::HouseRake, (rake - jackpot) * seats));
+        }
+        if jackpot > 0 {
+            let pool = table.pool_id.ok_or_else(|| {
+                AppError::Conflict(
+                    "the table's ruleset has a jackpot part but the table feeds no pool"
+                        .to_string(),
+                )
+            })?;
+            entries.push(NewEntry {
+                pool_id: Some(pool),
+                ..on_table(EntryKind::JackpotContribution, jackpot * seats)
+            });
+        }
+        for t in &result.transactions {
+            let paid = cents(t.paid)?;
+            if paid == 0 {
+                continue;
+            }
+            entries.push(NewEntry {
+                seating_id: seating_of(t.payer),
+                ..on_table(EntryKind::Settlement, -paid)
+            });
+            entries.push(NewEntry {
+                seating_id: seating_of(t.payee),
+                ..on_table(EntryKind::Settlement, paid)
+            });
+        }
+        ledger::insert(conn, &entries)?;
+        if let Some(pool) = table.pool_id {
+            if !result.jackpot_triggers.is_empty() {
+                lock_pool(conn, pool)?;
+                let seed = tables::pool_seed(conn, pool)?;
+                for trigger in &result.jackpot_triggers {
+                    let amount = ledger::pool_balance(conn, pool)?;
+                    let hit: i64 = diesel::insert_into(jackpot_hits::table)
+                        .values((
+                            jackpot_hits::pool_id.eq(pool),
+                            jackpot_hits::hand_id.eq(hand.id),
+                            jackpot_hits::kind.eq(trigger.kind),
+                            jackpot_hits::loser_seat.eq(trigger.loser as i32),
+                            jackpot_hits::winner_seat.eq(trigger.winner as i32),
+                            jackpot_hits::amount_cents.eq(amount),
+                            jackpot_hits::created_at.eq(now()),
+                        ))
+                        .returning(jackpot_hits::id)
+                        .get_result(conn)?;
+                    ledger::insert(
+                        conn,
+                        &[
+                            NewEntry {
+                                pool_id: Some(pool),
+                                jackpot_hit_id: Some(hit),
+                                ..on_table(EntryKind::JackpotLock, -amount)
+                            },
+                            NewEntry {
+                                pool_id: Some(pool),
+                                ..on_table(EntryKind::PoolSeed, seed)
+                            },
+                        ],
+                    )?;
+                }
+            }
+        }
+        let result_json =
+            serde_json::to_string(&result).map_err(|e| AppError::Internal(e.to_string()))?;
+        diesel::insert_into(showdowns::table)
+            .values((
+                showdowns::hand_id.eq(hand.id),
+                showdowns::idempotency_key.eq(idempotency_key),
+                showdowns::request_hash.eq(&hash),
+                showdowns::engine_input.eq(&canonical),
+                showdowns::result.eq(&result_json),
+                showdowns::committed_at.eq(now()),
+            ))
+            .execute(conn)?;
+        Ok(true)
+    })?;
+    Ok(CommitView {
+        hand: get_hand(conn, table_id, number)?,
+        created,
+    })
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VoidRequest {
+    pub reason: String,
+    #[serde(default)]
+    pub note: String,
+}
+
+/// Voids a hand: new rows reverse every money row of the hand; an open hand
+/// (a misdeal) is closed with no money moved.
+pub fn void(
+    conn: &mut DbConnection,
+    table_id: i64,
+    number: i32,
+    req: &VoidRequest,
+) -> Result<HandView, AppError> {
+    let reason = req.reason.trim();
+    if reason.is_empty() || reason.len() > 200 {
+        return Err(AppError::Invalid(
+            "a void needs a reason (1 to 200 characters)".to_string(),
+        ));
+    }
+    write_transaction(conn, Some(table_id), |conn| {
+        let hand = hand_row(conn, table_id, number)?;
+        if void_reason(conn, hand.id)?.is_some() {
+            return Err(AppError::Conflict(format!(
+                "hand {number} is already voided"
+            )));
+        }
+        diesel::insert_into(hand_voids::table)
+            .values((
+                hand_voids::hand_id.eq(hand.id),
+                hand_voids::reason.eq(reason),
+                hand_voids::note.eq(&req.note),
+                hand_voids::created_at.eq(now()),
+            ))
+            .execute(conn)?;
+        let reversals: Vec<NewEntry> = ledger::entries_for_hand(conn, hand.id)?
+            .iter()
+            .map(|e| NewEntry {
+                table_id: e.table_id,
+                hand_id: e.hand_id,
+                seating_id: e.seating_id,
+                pool_id: e.pool_id,
+                jackpot_hit_id: e.jackpot_hit_id,
+                reverses_id: Some(e.id),
+                reason: Some(reason),
+                ..NewEntry::new(EntryKind::Reversal, -e.amount_cents)
+            })
+            .collect();
+        ledger::insert(conn, &reversals)
+    })?;
+    get_hand(conn, table_id, number)
+}
+
+#[derive(Debug, Serialize)]
+pub struct RescoreView {
+    pub reproduced: bool,
+    pub stored: serde_json::Value,
+    pub rescored: serde_json::Value,
+}
+
+/// Scores a committed hand again from its stored input under the ruleset
+/// version it was committed with.
+pub fn rescore(
+    conn: &mut DbConnection,
+    table_id: i64,
+    number: i32,
+) -> Result<RescoreView, AppError> {
+    let hand = hand_row(conn, table_id, number)?;
+    let (input, result): (String, String) = showdowns::table
+        .filter(showdowns::hand_id.eq(hand.id))
+        .select((showdowns::engine_input, showdowns::result))
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| AppError::Conflict(format!("hand {number} is not committed")))?;
+    let parsed: ShowdownInput =
+        serde_json::from_str(&input).map_err(|e| AppError::Internal(e.to_string()))?;
+    let rescored = serde_json::to_value(score_input(&parsed)?)
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let stored: serde_json::Value =
+        serde_json::from_str(&result).map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(RescoreView {
+        reproduced: rescored == stored,
+        stored,
+        rescored,
+    })
+}

@@ -1,0 +1,188 @@
+//! The append-only ledger: every money movement is a row; nothing is updated
+//! or deleted (the database refuses it); a correction is a new row that
+//! reverses an old one.
+
+use diesel::prelude::*;
+use serde::Serialize;
+
+use super::schema::ledger_entries;
+use super::{now, DbConnection};
+use crate::error::AppError;
+use crate::money::from_cents;
+
+/// What a ledger row records. Seat rows change a player's stack; pool rows a
+/// jackpot pool's balance; house rows the house's share of the rake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    BuyIn,
+    AddOn,
+    CashOut,
+    /// A seat's rake for a hand (negative).
+    Rake,
+    /// The house's share of a hand's rake (positive).
+    HouseRake,
+    /// A pool's share of a hand's rake (positive).
+    JackpotContribution,
+    /// One side of a settlement transaction (payer negative, payee positive).
+    Settlement,
+    /// A pool's seed (positive), at creation and after every locked hit.
+    PoolSeed,
+    /// A hit locks the pool's balance (negative on the pool).
+    JackpotLock,
+    /// A rejected hit returns its amount to the pool (positive).
+    JackpotReturn,
+    /// An approved hit paid to a seat (positive).
+    JackpotPayout,
+    /// Reverses another row (the negative of its amount).
+    Reversal,
+}
+
+impl EntryKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EntryKind::BuyIn => "buy_in",
+            EntryKind::AddOn => "add_on",
+            EntryKind::CashOut => "cash_out",
+            EntryKind::Rake => "rake",
+            EntryKind::HouseRake => "house_rake",
+            EntryKind::JackpotContribution => "jackpot_contribution",
+            EntryKind::Settlement => "settlement",
+            EntryKind::PoolSeed => "pool_seed",
+            EntryKind::JackpotLock => "jackpot_lock",
+            EntryKind::JackpotReturn => "jackpot_return",
+            EntryKind::JackpotPayout => "jackpot_payout",
+            EntryKind::Reversal => "reversal",
+        }
+    }
+}
+
+/// A new ledger row.
+#[derive(Clone, Debug, Default, Insertable)]
+#[diesel(table_name = ledger_entries)]
+pub struct NewEntry<'a> {
+    pub table_id: Option<i64>,
+    pub hand_id: Option<i64>,
+    pub seating_id: Option<i64>,
+    pub pool_id: Option<i64>,
+    pub jackpot_hit_id: Option<i64>,
+    pub kind: &'a str,
+    pub amount_cents: i64,
+    pub reverses_id: Option<i64>,
+    pub reason: Option<&'a str>,
+    pub created_at: chrono::NaiveDateTime,
+}
+
+impl<'a> NewEntry<'a> {
+    pub fn new(kind: EntryKind, amount_cents: i64) -> NewEntry<'a> {
+        NewEntry {
+            kind: kind.name(),
+            amount_cents,
+            created_at: now(),
+            ..Default::default()
+        }
+    }
+}
+
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = ledger_entries)]
+pub struct Entry {
+    pub id: i64,
+    pub table_id: Option<i64>,
+    pub hand_id: Option<i64>,
+    pub seating_id: Option<i64>,
+    pub pool_id: Option<i64>,
+    pub jackpot_hit_id: Option<i64>,
+    pub kind: String,
+    pub amount_cents: i64,
+    pub reverses_id: Option<i64>,
+    pub reason: Option<String>,
+    pub created_at: chrono::NaiveDateTime,
+}
+
+/// A ledger row as the API shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct EntryView {
+    pub id: i64,
+    pub kind: String,
+    pub amount: rust_decimal::Decimal,
+    pub table_id: Option<i64>,
+    pub hand_id: Option<i64>,
+    pub seating_id: Option<i64>,
+    pub pool_id: Option<i64>,
+    pub jackpot_hit_id: Option<i64>,
+    pub reverses_id: Option<i64>,
+    pub reason: Option<String>,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+impl From<Entry> for EntryView {
+    fn from(e: Entry) -> Self {
+        EntryView {
+            id: e.id,
+            kind: e.kind,
+            amount: from_cents(e.amount_cents),
+            table_id: e.table_id,
+            hand_id: e.hand_id,
+            seating_id: e.seating_id,
+            pool_id: e.pool_id,
+            jackpot_hit_id: e.jackpot_hit_id,
+            reverses_id: e.reverses_id,
+            reason: e.reason,
+            created_at: e.created_at.and_utc(),
+        }
+    }
+}
+
+pub fn insert(conn: &mut DbConnection, entries: &[NewEntry]) -> Result<(), AppError> {
+    // One row at a time: batch inserts do not go through the multi-backend connection.
+    for entry in entries {
+        diesel::insert_into(ledger_entries::table)
+            .values(entry)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// A seating's stack in cents: the sum of its rows.
+pub fn seating_balance(conn: &mut DbConnection, seating_id: i64) -> Result<i64, AppError> {
+    let rows: Vec<i64> = ledger_entries::table
+        .filter(ledger_entries::seating_id.eq(seating_id))
+        .select(ledger_entries::amount_cents)
+        .load(conn)?;
+    Ok(rows.iter().sum())
+}
+
+/// Whether a seating has cashed out (and so left its seat).
+pub fn has_cashed_out(conn: &mut DbConnection, seating_id: i64) -> Result<bool, AppError> {
+    let n: i64 = ledger_entries::table
+        .filter(ledger_entries::seating_id.eq(seating_id))
+        .filter(ledger_entries::kind.eq(EntryKind::CashOut.name()))
+        .count()
+        .get_result(conn)?;
+    Ok(n > 0)
+}
+
+/// A pool's balance in cents: seeds + contributions − locked hits + returned hits.
+pub fn pool_balance(conn: &mut DbConnection, pool_id: i64) -> Result<i64, AppError> {
+    let rows: Vec<i64> = ledger_entries::table
+        .filter(ledger_entries::pool_id.eq(pool_id))
+        .select(ledger_entries::amount_cents)
+        .load(conn)?;
+    Ok(rows.iter().sum())
+}
+
+pub fn entries_for_table(conn: &mut DbConnection, table_id: i64) -> Result<Vec<Entry>, AppError> {
+    Ok(ledger_entries::table
+        .filter(ledger_entries::table_id.eq(table_id))
+        .order(ledger_entries::id.asc())
+        .select(Entry::as_select())
+        .load(conn)?)
+}
+
+pub fn entries_for_hand(conn: &mut DbConnection, hand_id: i64) -> Result<Vec<Entry>, AppError> {
+    Ok(ledger_entries::table
+        .filter(ledger_entries::hand_id.eq(hand_id))
+        .order(ledger_entries::id.asc())
+        .select(Entry::as_select())
+        .load(conn)?)
+}

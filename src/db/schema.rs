@@ -1,0 +1,137 @@
+// The tables of migrations/{sqlite,postgres}; kept in step with both.
+
+diesel::table! {
+    pools (id) {
+        id -> BigInt,
+        name -> Text,
+        seed_cents -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    casino_tables (id) {
+        id -> BigInt,
+        name -> Text,
+        pool_id -> Nullable<BigInt>,
+        seat_count -> Integer,
+        time_zone -> Text,
+        gaming_day_cutoff -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    ruleset_versions (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        version -> Integer,
+        preset -> Text,
+        unit_cents -> BigInt,
+        rake_cents -> BigInt,
+        jackpot_cents -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    seatings (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        seat -> Integer,
+        player -> Text,
+        seated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    hands (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        number -> Integer,
+        dealer_seat -> Integer,
+        ruleset_version_id -> BigInt,
+        started_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    hand_seats (hand_id, seat) {
+        hand_id -> BigInt,
+        seat -> Integer,
+        seating_id -> BigInt,
+        stack_start_cents -> BigInt,
+        in_fantasyland -> Bool,
+    }
+}
+
+diesel::table! {
+    showdowns (id) {
+        id -> BigInt,
+        hand_id -> BigInt,
+        idempotency_key -> Nullable<Text>,
+        request_hash -> Text,
+        engine_input -> Text,
+        result -> Text,
+        committed_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    jackpot_hits (id) {
+        id -> BigInt,
+        pool_id -> BigInt,
+        hand_id -> BigInt,
+        kind -> Text,
+        loser_seat -> Integer,
+        winner_seat -> Integer,
+        amount_cents -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    hand_voids (id) {
+        id -> BigInt,
+        hand_id -> BigInt,
+        reason -> Text,
+        note -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    ledger_entries (id) {
+        id -> BigInt,
+        table_id -> Nullable<BigInt>,
+        hand_id -> Nullable<BigInt>,
+        seating_id -> Nullable<BigInt>,
+        pool_id -> Nullable<BigInt>,
+        jackpot_hit_id -> Nullable<BigInt>,
+        kind -> Text,
+        amount_cents -> BigInt,
+        reverses_id -> Nullable<BigInt>,
+        reason -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(casino_tables -> pools (pool_id));
+diesel::joinable!(ruleset_versions -> casino_tables (table_id));
+diesel::joinable!(seatings -> casino_tables (table_id));
+diesel::joinable!(hands -> casino_tables (table_id));
+diesel::joinable!(hand_seats -> hands (hand_id));
+diesel::joinable!(showdowns -> hands (hand_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    pools,
+    casino_tables,
+    ruleset_versions,
+    seatings,
+    hands,
+    hand_seats,
+    showdowns,
+    jackpot_hits,
+    hand_voids,
+    ledger_entries,
+);

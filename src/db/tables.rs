@@ -1,0 +1,568 @@
+//! Tables, their versioned rulesets, jackpot pools, and seated players.
+
+use chrono::NaiveTime;
+use diesel::prelude::*;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::ledger::{self, EntryKind, NewEntry};
+use super::schema::{casino_tables, hands, pools, ruleset_versions, seatings, showdowns};
+use super::{now, write_transaction, DbConnection};
+use crate::engine::ruleset;
+use crate::error::AppError;
+use crate::money::{from_cents, parse_amount, to_cents};
+
+// ---- pools ----
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewPoolRequest {
+    pub name: String,
+    pub seed: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PoolView {
+    pub id: i64,
+    pub name: String,
+    pub seed: Decimal,
+    pub balance: Decimal,
+}
+
+fn check_name(name: &str, what: &str) -> Result<String, AppError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
+        return Err(AppError::Invalid(format!(
+            "{what} must be 1 to 80 printable characters"
+        )));
+    }
+    Ok(name.to_string())
+}
+
+pub fn create_pool(conn: &mut DbConnection, req: &NewPoolRequest) -> Result<PoolView, AppError> {
+    let name = check_name(&req.name, "the pool name")?;
+    let seed = to_cents(parse_amount(&req.seed, "seed")?, "seed")?;
+    let id = write_transaction(conn, None, |conn| {
+        let id: i64 = diesel::insert_into(pools::table)
+            .values((
+                pools::name.eq(&name),
+                pools::seed_cents.eq(seed),
+                pools::created_at.eq(now()),
+            ))
+            .returning(pools::id)
+            .get_result(conn)?;
+        ledger::insert(
+            conn,
+            &[NewEntry {
+                pool_id: Some(id),
+                ..NewEntry::new(EntryKind::PoolSeed, seed)
+            }],
+        )?;
+        Ok(id)
+    })?;
+    get_pool(conn, id)
+}
+
+pub fn get_pool(conn: &mut DbConnection, id: i64) -> Result<PoolView, AppError> {
+    let (name, seed): (String, i64) = pools::table
+        .find(id)
+        .select((pools::name, pools::seed_cents))
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| AppError::NotFound(format!("no pool {id}")))?;
+    let balance = ledger::pool_balance(conn, id)?;
+    Ok(PoolView {
+        id,
+        name,
+        seed: from_cents(seed),
+        balance: from_cents(balance),
+    })
+}
+
+pub fn pool_seed(conn: &mut DbConnection, id: i64) -> Result<i64, AppError> {
+    Ok(pools::table
+        .find(id)
+        .select(pools::seed_cents)
+        .first(conn)?)
+}
+
+// ---- tables and rulesets ----
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetRequest {
+    pub preset: String,
+    pub unit: String,
+    #[serde(default)]
+    pub rake_per_seat: Option<String>,
+    #[serde(default)]
+    pub jackpot_part: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewTableRequest {
+    pub name: String,
+    pub seat_count: Option<i32>,
+    pub pool_id: Option<i64>,
+    /// IANA time zone of the casino, e.g. `America/Los_Angeles`.
+    pub time_zone: Option<String>,
+    /// Local time at which the gaming day starts, `HH:MM`.
+    pub gaming_day_cutoff: Option<String>,
+    #[serde(flatten)]
+    pub ruleset: RulesetRequest,
+}
+
+#[derive(Clone, Debug, Serialize, Queryable, Selectable)]
+#[diesel(table_name = ruleset_versions)]
+pub struct RulesetVersion {
+    pub id: i64,
+    #[serde(skip)]
+    pub table_id: i64,
+    pub version: i32,
+    pub preset: String,
+    #[serde(skip)]
+    pub unit_cents: i64,
+    #[serde(skip)]
+    pub rake_cents: i64,
+    #[serde(skip)]
+    pub jackpot_cents: i64,
+    #[serde(skip)]
+    pub created_at: chrono::NaiveDateTime,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RulesetView {
+    pub version: i32,
+    pub preset: String,
+    pub unit: Decimal,
+    pub rake_per_seat: Decimal,
+    pub jackpot_part: Decimal,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+impl From<&RulesetVersion> for RulesetView {
+    fn from(v: &RulesetVersion) -> Self {
+        RulesetView {
+            version: v.version,
+            preset: v.preset.clone(),
+            unit: from_cents(v.unit_cents),
+            rake_per_seat: from_cents(v.rake_cents),
+            jackpot_part: from_cents(v.jackpot_cents),
+            created_at: v.created_at.and_utc(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct SeatView {
+    pub seat: i32,
+    pub seating_id: i64,
+    pub player: String,
+    pub stack: Decimal,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TableView {
+    pub id: i64,
+    pub name: String,
+    pub seat_count: i32,
+    pub time_zone: String,
+    pub gaming_day_cutoff: String,
+    pub ruleset: RulesetView,
+    pub pool: Option<PoolView>,
+    pub seats: Vec<SeatView>,
+    /// The last hand started (0 before the first).
+    pub hand_number: i32,
+    /// The dealer button of the last hand.
+    pub dealer_seat: Option<i32>,
+    /// A hand started and not yet committed or voided.
+    pub open_hand: Option<i32>,
+}
+
+struct ValidRuleset {
+    preset: &'static str,
+    unit: i64,
+    rake: i64,
+    jackpot: i64,
+}
+
+fn validate_ruleset(req: &RulesetRequest) -> Result<ValidRuleset, AppError> {
+    let preset = ruleset::preset(&req.preset)
+        .ok_or_else(|| AppError::Invalid(format!("unknown preset {:?}", req.preset)))?
+        .name;
+    let unit = to_cents(parse_amount(&req.unit, "unit")?, "unit")?;
+    if unit == 0 {
+        return Err(AppError::Invalid(
+            "unit must be greater than zero".to_string(),
+        ));
+    }
+    let rake = to_cents(
+        parse_amount(req.rake_per_seat.as_deref().unwrap_or("0"), "rake_per_seat")?,
+        "rake_per_seat",
+    )?;
+    let jackpot = to_cents(
+        parse_amount(req.jackpot_part.as_deref().unwrap_or("0"), "jackpot_part")?,
+        "jackpot_part",
+    )?;
+    if jackpot > rake {
+        return Err(AppError::Invalid(format!(
+            "jackpot_part {} is larger than rake_per_seat {}",
+            from_cents(jackpot),
+            from_cents(rake)
+        )));
+    }
+    Ok(ValidRuleset {
+        preset,
+        unit,
+        rake,
+        jackpot,
+    })
+}
+
+fn insert_version(
+    conn: &mut DbConnection,
+    table_id: i64,
+    version: i32,
+    r: &ValidRuleset,
+) -> Result<(), AppError> {
+    diesel::insert_into(ruleset_versions::table)
+        .values((
+            ruleset_versions::table_id.eq(table_id),
+            ruleset_versions::version.eq(version),
+            ruleset_versions::preset.eq(r.preset),
+            ruleset_versions::unit_cents.eq(r.unit),
+            ruleset_versions::rake_cents.eq(r.rake),
+            ruleset_versions::jackpot_cents.eq(r.jackpot),
+            ruleset_versions::created_at.eq(now()),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn create_table(conn: &mut DbConnection, req: &NewTableRequest) -> Result<TableView, AppError> {
+    let name = check_name(&req.name, "the table name")?;
+    let seat_count = req.seat_count.unwrap_or(4);
+    if !(2..=4).contains(&seat_count) {
+        return Err(AppError::Invalid(format!(
+            "seat_count {seat_count} must be 2 to 4"
+        )));
+    }
+    let time_zone = req.time_zone.clone().unwrap_or_else(|| "UTC".to_string());
+    time_zone.parse::<chrono_tz::Tz>().map_err(|_| {
+        AppError::Invalid(format!("time_zone {time_zone:?} is not an IANA time zone"))
+    })?;
+    let cutoff = req
+        .gaming_day_cutoff
+        .clone()
+        .unwrap_or_else(|| "06:00".to_string());
+    NaiveTime::parse_from_str(&cutoff, "%H:%M").map_err(|_| {
+        AppError::Invalid(format!("gaming_day_cutoff {cutoff:?} is not a time HH:MM"))
+    })?;
+    let rules = validate_ruleset(&req.ruleset)?;
+    if let Some(pool) = req.pool_id {
+        get_pool(conn, pool)
+            .map_err(|_| AppError::Invalid(format!("pool_id {pool} is not a pool")))?;
+    }
+    let id = write_transaction(conn, None, |conn| {
+        let id: i64 = diesel::insert_into(casino_tables::table)
+            .values((
+                casino_tables::name.eq(&name),
+                casino_tables::pool_id.eq(req.pool_id),
+                casino_tables::seat_count.eq(seat_count),
+                casino_tables::time_zone.eq(&time_zone),
+                casino_tables::gaming_day_cutoff.eq(&cutoff),
+                casino_tables::created_at.eq(now()),
+            ))
+            .returning(casino_tables::id)
+            .get_result(conn)?;
+        insert_version(conn, id, 1, &rules)?;
+        Ok(id)
+    })?;
+    get_table(conn, id)
+}
+
+/// Changing the preset or the numbers makes a new version; hands keep theirs.
+pub fn change_ruleset(
+    conn: &mut DbConnection,
+    table_id: i64,
+    req: &RulesetRequest,
+) -> Result<TableView, AppError> {
+    let rules = validate_ruleset(req)?;
+    table_row(conn, table_id)?;
+    write_transaction(conn, Some(table_id), |conn| {
+        if open_hand(conn, table_id)?.is_some() {
+            return Err(AppError::Conflict(
+                "a hand is in progress; change the ruleset between hands".to_string(),
+            ));
+        }
+        let current = current_ruleset(conn, table_id)?;
+        insert_version(conn, table_id, current.version + 1, &rules)
+    })?;
+    get_table(conn, table_id)
+}
+
+pub struct TableRow {
+    pub id: i64,
+    pub name: String,
+    pub pool_id: Option<i64>,
+    pub seat_count: i32,
+    pub time_zone: String,
+    pub gaming_day_cutoff: String,
+}
+
+pub fn table_row(conn: &mut DbConnection, id: i64) -> Result<TableRow, AppError> {
+    let row: (i64, String, Option<i64>, i32, String, String) = casino_tables::table
+        .find(id)
+        .select((
+            casino_tables::id,
+            casino_tables::name,
+            casino_tables::pool_id,
+            casino_tables::seat_count,
+            casino_tables::time_zone,
+            casino_tables::gaming_day_cutoff,
+        ))
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| AppError::NotFound(format!("no table {id}")))?;
+    Ok(TableRow {
+        id: row.0,
+        name: row.1,
+        pool_id: row.2,
+        seat_count: row.3,
+        time_zone: row.4,
+        gaming_day_cutoff: row.5,
+    })
+}
+
+pub fn current_ruleset(conn: &mut DbConnection, table_id: i64) -> Result<RulesetVersion, AppError> {
+    Ok(ruleset_versions::table
+        .filter(ruleset_versions::table_id.eq(table_id))
+        .order(ruleset_versions::version.desc())
+        .select(RulesetVersion::as_select())
+        .first(conn)?)
+}
+
+pub fn ruleset_version(conn: &mut DbConnection, id: i64) -> Result<RulesetVersion, AppError> {
+    Ok(ruleset_versions::table
+        .find(id)
+        .select(RulesetVersion::as_select())
+        .first(conn)?)
+}
+
+/// Seated players (seatings without a cash-out), by seat.
+pub fn active_seatings(
+    conn: &mut DbConnection,
+    table_id: i64,
+) -> Result<Vec<(i64, i32, String)>, AppError> {
+    let all: Vec<(i64, i32, String)> = seatings::table
+        .filter(seatings::table_id.eq(table_id))
+        .order((seatings::seat.asc(), seatings::id.desc()))
+        .select((seatings::id, seatings::seat, seatings::player))
+        .load(conn)?;
+    let mut active = Vec::new();
+    for s in all {
+        if !ledger::has_cashed_out(conn, s.0)? {
+            active.push(s);
+        }
+    }
+    Ok(active)
+}
+
+/// The hand started last and neither committed nor voided, if any.
+pub fn open_hand(conn: &mut DbConnection, table_id: i64) -> Result<Option<(i64, i32)>, AppError> {
+    use super::schema::hand_voids;
+    let last: Option<(i64, i32)> = hands::table
+        .filter(hands::table_id.eq(table_id))
+        .order(hands::number.desc())
+        .select((hands::id, hands::number))
+        .first(conn)
+        .optional()?;
+    let Some((id, number)) = last else {
+        return Ok(None);
+    };
+    let committed: i64 = showdowns::table
+        .filter(showdowns::hand_id.eq(id))
+        .count()
+        .get_result(conn)?;
+    let voided: i64 = hand_voids::table
+        .filter(hand_voids::hand_id.eq(id))
+        .count()
+        .get_result(conn)?;
+    Ok((committed == 0 && voided == 0).then_some((id, number)))
+}
+
+pub fn get_table(conn: &mut DbConnection, id: i64) -> Result<TableView, AppError> {
+    let row = table_row(conn, id)?;
+    let ruleset = current_ruleset(conn, id)?;
+    let pool = row.pool_id.map(|p| get_pool(conn, p)).transpose()?;
+    let mut seats = Vec::new();
+    for (seating_id, seat, player) in active_seatings(conn, id)? {
+        let stack = from_cents(ledger::seating_balance(conn, seating_id)?);
+        seats.push(SeatView {
+            seat,
+            seating_id,
+            player,
+            stack,
+        });
+    }
+    let last: Option<(i32, i32)> = hands::table
+        .filter(hands::table_id.eq(id))
+        .order(hands::number.desc())
+        .select((hands::number, hands::dealer_seat))
+        .first(conn)
+        .optional()?;
+    Ok(TableView {
+        id,
+        name: row.name,
+        seat_count: row.seat_count,
+        time_zone: row.time_zone,
+        gaming_day_cutoff: row.gaming_day_cutoff,
+        ruleset: (&ruleset).into(),
+        pool,
+        seats,
+        hand_number: last.map_or(0, |l| l.0),
+        dealer_seat: last.map(|l| l.1),
+        open_hand: open_hand(conn, id)?.map(|h| h.1),
+    })
+}
+
+pub fn list_tables(conn: &mut DbConnection) -> Result<Vec<TableView>, AppError> {
+    let ids: Vec<i64> = casino_tables::table
+        .order(casino_tables::id.asc())
+        .select(casino_tables::id)
+        .load(conn)?;
+    ids.into_iter().map(|id| get_table(conn, id)).collect()
+}
+
+// ---- players ----
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatPlayerRequest {
+    pub seat: i32,
+    pub player: String,
+    pub buy_in: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AmountRequest {
+    pub amount: String,
+}
+
+pub fn seat_player(
+    conn: &mut DbConnection,
+    table_id: i64,
+    req: &SeatPlayerRequest,
+) -> Result<TableView, AppError> {
+    let table = table_row(conn, table_id)?;
+    if !(1..=table.seat_count).contains(&req.seat) {
+        return Err(AppError::Invalid(format!(
+            "seat {} is not a seat of this table (1 to {})",
+            req.seat, table.seat_count
+        )));
+    }
+    let player = check_name(&req.player, "the player name")?;
+    let buy_in = to_cents(parse_amount(&req.buy_in, "buy_in")?, "buy_in")?;
+    if buy_in == 0 {
+        return Err(AppError::Invalid(
+            "buy_in must be greater than zero".to_string(),
+        ));
+    }
+    write_transaction(conn, Some(table_id), |conn| {
+        if open_hand(conn, table_id)?.is_some() {
+            return Err(AppError::Conflict(
+                "a hand is in progress; seat players between hands".to_string(),
+            ));
+        }
+        if active_seatings(conn, table_id)?
+            .iter()
+            .any(|s| s.1 == req.seat)
+        {
+            return Err(AppError::Conflict(format!("seat {} is taken", req.seat)));
+        }
+        let seating: i64 = diesel::insert_into(seatings::table)
+            .values((
+                seatings::table_id.eq(table_id),
+                seatings::seat.eq(req.seat),
+                seatings::player.eq(&player),
+                seatings::seated_at.eq(now()),
+            ))
+            .returning(seatings::id)
+            .get_result(conn)?;
+        ledger::insert(
+            conn,
+            &[NewEntry {
+                table_id: Some(table_id),
+                seating_id: Some(seating),
+                ..NewEntry::new(EntryKind::BuyIn, buy_in)
+            }],
+        )
+    })?;
+    get_table(conn, table_id)
+}
+
+fn seated(conn: &mut DbConnection, table_id: i64, seat: i32) -> Result<i64, AppError> {
+    active_seatings(conn, table_id)?
+        .into_iter()
+        .find(|s| s.1 == seat)
+        .map(|s| s.0)
+        .ok_or_else(|| AppError::NotFound(format!("no player in seat {seat}")))
+}
+
+/// Add-ons only between hands.
+pub fn add_on(
+    conn: &mut DbConnection,
+    table_id: i64,
+    seat: i32,
+    req: &AmountRequest,
+) -> Result<TableView, AppError> {
+    table_row(conn, table_id)?;
+    let amount = to_cents(parse_amount(&req.amount, "amount")?, "amount")?;
+    if amount == 0 {
+        return Err(AppError::Invalid(
+            "amount must be greater than zero".to_string(),
+        ));
+    }
+    write_transaction(conn, Some(table_id), |conn| {
+        if let Some((_, n)) = open_hand(conn, table_id)? {
+            return Err(AppError::Conflict(format!(
+                "hand {n} is in progress; add-ons only between hands"
+            )));
+        }
+        let seating = seated(conn, table_id, seat)?;
+        ledger::insert(
+            conn,
+            &[NewEntry {
+                table_id: Some(table_id),
+                seating_id: Some(seating),
+                ..NewEntry::new(EntryKind::AddOn, amount)
+            }],
+        )
+    })?;
+    get_table(conn, table_id)
+}
+
+/// Cash-out of the whole stack; the seat is free afterwards.
+pub fn cash_out(conn: &mut DbConnection, table_id: i64, seat: i32) -> Result<TableView, AppError> {
+    table_row(conn, table_id)?;
+    write_transaction(conn, Some(table_id), |conn| {
+        if let Some((_, n)) = open_hand(conn, table_id)? {
+            return Err(AppError::Conflict(format!(
+                "hand {n} is in progress; cash out between hands"
+            )));
+        }
+        let seating = seated(conn, table_id, seat)?;
+        let stack = ledger::seating_balance(conn, seating)?;
+        ledger::insert(
+            conn,
+            &[NewEntry {
+                table_id: Some(table_id),
+                seating_id: Some(seating),
+                ..NewEntry::new(EntryKind::CashOut, -stack)
+            }],
+        )
+    })?;
+    get_table(conn, table_id)
+}

@@ -1,0 +1,36 @@
+//! Money in the service: `rust_decimal::Decimal` amounts, stored as whole
+//! cents. Amounts with more than two decimal places are refused at the edge.
+
+use rust_decimal::Decimal;
+
+use crate::error::AppError;
+
+/// Reads a non-negative amount with at most two decimal places; `what` names
+/// it in the error.
+pub fn parse_amount(text: &str, what: &str) -> Result<Decimal, AppError> {
+    let amount: Decimal = text
+        .trim()
+        .parse()
+        .map_err(|_| AppError::Invalid(format!("{what} {text:?} is not an amount of money")))?;
+    if amount.is_sign_negative() && !amount.is_zero() {
+        return Err(AppError::Invalid(format!("{what} {text} is negative")));
+    }
+    to_cents(amount, what)?;
+    Ok(amount)
+}
+
+/// Whole cents of an amount; more than two decimal places is an error.
+pub fn to_cents(amount: Decimal, what: &str) -> Result<i64, AppError> {
+    let cents = amount * Decimal::ONE_HUNDRED;
+    if cents.fract() != Decimal::ZERO {
+        return Err(AppError::Invalid(format!(
+            "{what} {amount} has more than two decimal places"
+        )));
+    }
+    i64::try_from(cents).map_err(|_| AppError::Invalid(format!("{what} {amount} is too large")))
+}
+
+/// An amount from cents, with two decimal places (`"12.50"`).
+pub fn from_cents(cents: i64) -> Decimal {
+    Decimal::new(cents, 2)
+}

@@ -1,0 +1,98 @@
+//! The hand lifecycle: start, preview, commit, void, rescore.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+
+use super::{json_body, ok_json, with_db};
+use crate::db::hands;
+use crate::error::AppError;
+use crate::web::startup::AppState;
+
+pub async fn start_hand(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    payload: web::Payload,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let req: hands::StartHandRequest = json_body(payload).await?;
+    let hand = with_db(&state, move |c| hands::start_hand(c, id, &req)).await?;
+    Ok(HttpResponse::Created().json(hand))
+}
+
+pub async fn get_hand(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    Ok(ok_json(
+        &with_db(&state, move |c| hands::get_hand(c, id, number)).await?,
+    ))
+}
+
+pub async fn preview(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    payload: web::Payload,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let req: hands::ShowdownRequest = json_body(payload).await?;
+    Ok(ok_json(
+        &with_db(&state, move |c| hands::preview(c, id, number, &req)).await?,
+    ))
+}
+
+/// `Idempotency-Key` makes a retried commit answer the first result.
+pub async fn commit(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    request: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let key = match request.headers().get("Idempotency-Key") {
+        None => None,
+        Some(v) => {
+            let key = v.to_str().map_err(|_| {
+                AppError::BadRequest("Idempotency-Key must be ASCII text".to_string())
+            })?;
+            if key.is_empty() || key.len() > 200 {
+                return Err(AppError::BadRequest(
+                    "Idempotency-Key must be 1 to 200 characters".to_string(),
+                ));
+            }
+            Some(key.to_string())
+        }
+    };
+    let req: hands::ShowdownRequest = json_body(payload).await?;
+    let outcome = with_db(&state, move |c| {
+        hands::commit(c, id, number, &req, key.as_deref())
+    })
+    .await?;
+    Ok(if outcome.created {
+        HttpResponse::Created()
+    } else {
+        HttpResponse::Ok()
+    }
+    .json(outcome))
+}
+
+pub async fn void(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    payload: web::Payload,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let req: hands::VoidRequest = json_body(payload).await?;
+    Ok(ok_json(
+        &with_db(&state, move |c| hands::void(c, id, number, &req)).await?,
+    ))
+}
+
+pub async fn rescore(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    Ok(ok_json(
+        &with_db(&state, move |c| hands::rescore(c, id, number)).await?,
+    ))
+}

@@ -1,0 +1,118 @@
+//! Test support: the real app on a free port, on a fresh database. SQLite by
+//! default (a temporary file per test); PostgreSQL when
+//! `PITBOSS_TEST_POSTGRES_URL` is set (a fresh database per test, dropped
+//! afterwards).
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use diesel::connection::SimpleConnection;
+use diesel::Connection;
+
+pub struct TestApp {
+    pub base: String,
+    pub database_url: String,
+    _dir: Option<tempfile::TempDir>,
+    pg_admin: Option<(String, String)>,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some((admin, name)) = &self.pg_admin {
+            if let Ok(mut c) = diesel::pg::PgConnection::establish(admin) {
+                let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+            }
+        }
+    }
+}
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// The backends to run a scenario on: SQLite always, PostgreSQL when configured.
+pub fn backends() -> Vec<&'static str> {
+    let mut b = vec!["sqlite"];
+    if std::env::var("PITBOSS_TEST_POSTGRES_URL").is_ok() {
+        b.push("postgres");
+    }
+    b
+}
+
+pub fn spawn_app(backend: &str) -> TestApp {
+    let (database_url, dir, pg_admin) = match backend {
+        "postgres" => {
+            let admin =
+                std::env::var("PITBOSS_TEST_POSTGRES_URL").expect("PITBOSS_TEST_POSTGRES_URL");
+            let name = format!(
+                "pitboss_t_{}_{}",
+                std::process::id(),
+                COUNTER.fetch_add(1, Ordering::SeqCst)
+            );
+            let mut c = diesel::pg::PgConnection::establish(&admin).expect("connect to PostgreSQL");
+            c.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {name} WITH (FORCE); CREATE DATABASE {name}"
+            ))
+            .expect("create test database");
+            let (prefix, _) = admin
+                .rsplit_once('/')
+                .expect("a database URL ends with /name");
+            (format!("{prefix}/{name}"), None, Some((admin, name)))
+        }
+        _ => {
+            let dir = tempfile::tempdir().unwrap();
+            let url = dir.path().join("test.sqlite").to_string_lossy().to_string();
+            (url, Some(dir), None)
+        }
+    };
+    let pool = pitboss::db::connect(&database_url, 8).expect("database");
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = pitboss::web::run(listener, pool).unwrap();
+    std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
+    TestApp {
+        base: format!("127.0.0.1:{port}"),
+        database_url,
+        _dir: dir,
+        pg_admin,
+    }
+}
+
+/// A minimal blocking HTTP/1.1 client: (status, JSON body or Null).
+pub fn request(app: &TestApp, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+    request_with(app, method, path, body, &[])
+}
+
+pub fn request_with(
+    app: &TestApp,
+    method: &str,
+    path: &str,
+    body: &str,
+    headers: &[(&str, &str)],
+) -> (u16, serde_json::Value) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(&app.base).unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+        app.base,
+        body.len()
+    );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    let _ = stream.write_all(body.as_bytes());
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let text = String::from_utf8_lossy(&response);
+    let status: u16 = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
+    (
+        status,
+        serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
+    )
+}
