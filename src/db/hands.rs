@@ -281,10 +281,10 @@ pub fn start_hand(
             )));
         }
         let version = tables::current_ruleset(conn, table_id)?;
-        let mut seated = Vec::new();
-        for (seating_id, seat, _) in tables::active_seatings(conn, table_id)? {
-            seated.push((seat, seating_id, ledger::seating_balance(conn, seating_id)?));
-        }
+        let seated: Vec<(i32, i64, i64)> = tables::active_seatings(conn, table_id)?
+            .into_iter()
+            .map(|(seating_id, seat, _, stack)| (seat, seating_id, stack))
+            .collect();
         let dealt: Vec<(i32, i64, i64)> = match &req.seats {
             Some(wanted) => {
                 let mut dealt = Vec::new();

@@ -143,32 +143,43 @@ pub fn insert(conn: &mut DbConnection, entries: &[NewEntry]) -> Result<(), AppEr
     Ok(())
 }
 
-/// A seating's stack in cents: the sum of its rows.
-pub fn seating_balance(conn: &mut DbConnection, seating_id: i64) -> Result<i64, AppError> {
-    let rows: Vec<i64> = ledger_entries::table
-        .filter(ledger_entries::seating_id.eq(seating_id))
-        .select(ledger_entries::amount_cents)
-        .load(conn)?;
-    Ok(rows.iter().sum())
+/// `SUM(amount_cents)` as BIGINT on both backends (PostgreSQL sums BIGINT
+/// into NUMERIC).
+fn sum_cents() -> diesel::expression::SqlLiteral<diesel::sql_types::BigInt> {
+    diesel::dsl::sql::<diesel::sql_types::BigInt>("CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT)")
 }
 
-/// Whether a seating has cashed out (and so left its seat).
-pub fn has_cashed_out(conn: &mut DbConnection, seating_id: i64) -> Result<bool, AppError> {
-    let n: i64 = ledger_entries::table
+/// A seating's stack in cents: the sum of its rows.
+pub fn seating_balance(conn: &mut DbConnection, seating_id: i64) -> Result<i64, AppError> {
+    Ok(ledger_entries::table
         .filter(ledger_entries::seating_id.eq(seating_id))
-        .filter(ledger_entries::kind.eq(EntryKind::CashOut.name()))
-        .count()
-        .get_result(conn)?;
-    Ok(n > 0)
+        .select(sum_cents())
+        .get_result(conn)?)
+}
+
+/// Every seating's stack at a table, in cents.
+pub fn seating_balances(
+    conn: &mut DbConnection,
+    table_id: i64,
+) -> Result<Vec<(i64, i64)>, AppError> {
+    let rows: Vec<(Option<i64>, i64)> = ledger_entries::table
+        .filter(ledger_entries::table_id.eq(table_id))
+        .filter(ledger_entries::seating_id.is_not_null())
+        .group_by(ledger_entries::seating_id)
+        .select((ledger_entries::seating_id, sum_cents()))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(s, v)| s.map(|s| (s, v)))
+        .collect())
 }
 
 /// A pool's balance in cents: seeds + contributions − locked hits + returned hits.
 pub fn pool_balance(conn: &mut DbConnection, pool_id: i64) -> Result<i64, AppError> {
-    let rows: Vec<i64> = ledger_entries::table
+    Ok(ledger_entries::table
         .filter(ledger_entries::pool_id.eq(pool_id))
-        .select(ledger_entries::amount_cents)
-        .load(conn)?;
-    Ok(rows.iter().sum())
+        .select(sum_cents())
+        .get_result(conn)?)
 }
 
 pub fn entries_for_table(conn: &mut DbConnection, table_id: i64) -> Result<Vec<Entry>, AppError> {

@@ -97,6 +97,8 @@ pub fn migrate(conn: &mut DbConnection) -> Result<(), AppError> {
     }
 }
 
+static SQLITE_WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Runs `f` in a write transaction that holds the table's lock until commit:
 /// `BEGIN IMMEDIATE` on SQLite (one writer at a time), and a row lock on the
 /// table (`SELECT … FOR UPDATE`) on PostgreSQL, so app servers sharing a
@@ -108,6 +110,13 @@ pub fn write_transaction<T>(
 ) -> Result<T, AppError> {
     match conn {
         DbConnection::Sqlite(_) => {
+            // One writer at a time in this process: queue here, in order,
+            // rather than in SQLite's busy handler, whose back-off sleeps
+            // make the slowest commits very slow. (Other processes on the
+            // same file still wait through `busy_timeout`.)
+            let _writer = SQLITE_WRITER
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
             conn.batch_execute("BEGIN IMMEDIATE")?;
             match f(conn) {
                 Ok(value) => match conn.batch_execute("COMMIT") {

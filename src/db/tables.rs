@@ -350,23 +350,30 @@ pub fn ruleset_version(conn: &mut DbConnection, id: i64) -> Result<RulesetVersio
         .first(conn)?)
 }
 
-/// Seated players (seatings without a cash-out), by seat.
+/// Seated players (seatings without a cash-out) by seat, with their stacks
+/// in cents: `(seating id, seat, player, stack)`.
 pub fn active_seatings(
     conn: &mut DbConnection,
     table_id: i64,
-) -> Result<Vec<(i64, i32, String)>, AppError> {
-    let all: Vec<(i64, i32, String)> = seatings::table
+) -> Result<Vec<(i64, i32, String, i64)>, AppError> {
+    use super::schema::ledger_entries;
+    let cashed_out = ledger_entries::table
+        .filter(ledger_entries::seating_id.eq(seatings::id.nullable()))
+        .filter(ledger_entries::kind.eq(EntryKind::CashOut.name()));
+    let seated: Vec<(i64, i32, String)> = seatings::table
         .filter(seatings::table_id.eq(table_id))
-        .order((seatings::seat.asc(), seatings::id.desc()))
+        .filter(diesel::dsl::not(diesel::dsl::exists(cashed_out)))
+        .order(seatings::seat.asc())
         .select((seatings::id, seatings::seat, seatings::player))
         .load(conn)?;
-    let mut active = Vec::new();
-    for s in all {
-        if !ledger::has_cashed_out(conn, s.0)? {
-            active.push(s);
-        }
-    }
-    Ok(active)
+    let stacks = ledger::seating_balances(conn, table_id)?;
+    Ok(seated
+        .into_iter()
+        .map(|(id, seat, player)| {
+            let stack = stacks.iter().find(|s| s.0 == id).map_or(0, |s| s.1);
+            (id, seat, player, stack)
+        })
+        .collect())
 }
 
 /// The hand started last and neither committed nor voided, if any.
@@ -397,13 +404,12 @@ pub fn get_table(conn: &mut DbConnection, id: i64) -> Result<TableView, AppError
     let ruleset = current_ruleset(conn, id)?;
     let pool = row.pool_id.map(|p| get_pool(conn, p)).transpose()?;
     let mut seats = Vec::new();
-    for (seating_id, seat, player) in active_seatings(conn, id)? {
-        let stack = from_cents(ledger::seating_balance(conn, seating_id)?);
+    for (seating_id, seat, player, stack) in active_seatings(conn, id)? {
         seats.push(SeatView {
             seat,
             seating_id,
             player,
-            stack,
+            stack: from_cents(stack),
         });
     }
     let last: Option<(i32, i32)> = hands::table
