@@ -22,34 +22,12 @@ pub struct StartHandRequest {
     pub seats: Option<Vec<i32>>,
 }
 
-/// A seat's part of a showdown as the dealer enters it (stacks, the button
-/// and the ruleset come from the hand).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct SeatShowdown {
-    pub seat: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub front: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub middle: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub back: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cards: Option<String>,
-    #[serde(default)]
-    pub surrender: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub claim: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub aces_bet: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub discards: Option<String>,
-}
-
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShowdownRequest {
-    pub seats: Vec<SeatShowdown>,
+    /// CONTRACT.md's seats without `stack` and `in_fantasyland`, which come
+    /// from the hand.
+    pub seats: Vec<SeatInput>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pair_units: Option<Vec<PairUnitInput>>,
 }
@@ -369,9 +347,28 @@ pub fn start_hand(
     get_hand(conn, table_id, number)
 }
 
+/// Cards in a canonical form (notation and order within the row do not
+/// matter), so that the same showdown typed twice is the same commit. Text
+/// that is not cards is kept as it is, for the engine to report.
+fn canonical_cards(text: &str) -> String {
+    match crate::engine::parse_cards(text) {
+        Ok(mut cards) => {
+            cards.sort_unstable();
+            crate::engine::card::display_cards(&cards)
+        }
+        Err(_) => text.to_string(),
+    }
+}
+
 /// The engine's input for this hand and showdown (seats clockwise from seat 1).
 fn engine_input(hand: &HandRow, req: &ShowdownRequest) -> Result<ShowdownInput, AppError> {
     for s in &req.seats {
+        if s.stack.is_some() || s.in_fantasyland {
+            return Err(AppError::Invalid(format!(
+                "seat {}: stack and in_fantasyland come from the hand; leave them out",
+                s.seat
+            )));
+        }
         if !hand.seats.iter().any(|h| h.seat as u32 == s.seat) {
             return Err(AppError::Invalid(format!(
                 "seat {} is not dealt in to hand {}",
@@ -394,18 +391,16 @@ fn engine_input(hand: &HandRow, req: &ShowdownRequest) -> Result<ShowdownInput, 
                 h.seat
             )));
         }
+        let canonical = |text: &Option<String>| text.as_deref().map(canonical_cards);
         seats.push(SeatInput {
-            seat: s.seat,
             stack: Some(MoneyText::Text(h.stack_start.to_string())),
-            front: s.front.clone(),
-            middle: s.middle.clone(),
-            back: s.back.clone(),
-            cards: s.cards.clone(),
-            surrender: s.surrender,
-            claim: s.claim.clone(),
-            aces_bet: s.aces_bet,
             in_fantasyland: h.in_fantasyland,
-            discards: s.discards.clone(),
+            front: canonical(&s.front),
+            middle: canonical(&s.middle),
+            back: canonical(&s.back),
+            cards: canonical(&s.cards),
+            discards: canonical(&s.discards),
+            ..s.clone()
         });
     }
     let v = &hand.version;
