@@ -12,8 +12,8 @@ use super::ruleset::{
     Surrender, ACES_VALUES,
 };
 use super::settlement::{settle, Transaction};
-use super::showdown::{Claim, SeatCards, Showdown, ShowdownError};
-use super::special::{qualifies, same_name_key, SetRows, SpecialKind};
+use super::showdown::{Claim, Showdown, ShowdownError};
+use super::special::{qualifies, same_name_key, SpecialKind};
 use super::words::describe_foul;
 
 /// A seat's rows, evaluated.
@@ -147,22 +147,7 @@ fn judge_seat(
 ) -> Result<SeatJudgement, ShowdownError> {
     let all = seat.cards.all();
     let aces = all.iter().filter(|c| c.rank() == ACE).count() as u8;
-    let rows = match &seat.cards {
-        SeatCards::Rows {
-            front,
-            middle,
-            back,
-        } => Some((front, middle, back, RowStrengths::of(front, middle, back))),
-        SeatCards::Loose(_) => None,
-    };
-    let set_rows = rows.as_ref().map(|(front, middle, back, s)| SetRows {
-        front,
-        middle,
-        back,
-        front_strength: s.front,
-        middle_strength: s.middle,
-        back_strength: s.back,
-    });
+    let set_rows = seat.cards.set_rows();
     let special = match seat.claim {
         None => None,
         Some(Claim::Named(kind)) => {
@@ -196,7 +181,11 @@ fn judge_seat(
             best
         }
     };
-    let strengths = rows.map(|r| r.3);
+    let strengths = set_rows.as_ref().map(|r| RowStrengths {
+        front: r.front_strength,
+        middle: r.middle_strength,
+        back: r.back_strength,
+    });
     let declared_foul = seat.surrender && rules.surrender == Surrender::DeclaredFoul;
     let foul = match (special, seat.surrender, strengths) {
         (None, false, Some(s)) => s.foul(),
@@ -324,23 +313,8 @@ fn special_units(
                     std::cmp::Ordering::Less => -vq,
                     std::cmp::Ordering::Equal => {
                         let key = |i: usize| {
-                            let all = showdown.seats[i].cards.all();
-                            let rows = match &showdown.seats[i].cards {
-                                SeatCards::Rows {
-                                    front,
-                                    middle,
-                                    back,
-                                } => j[i].rows.map(|s| SetRows {
-                                    front,
-                                    middle,
-                                    back,
-                                    front_strength: s.front,
-                                    middle_strength: s.middle,
-                                    back_strength: s.back,
-                                }),
-                                SeatCards::Loose(_) => None,
-                            };
-                            same_name_key(kp, &all, rows.as_ref())
+                            let cards = &showdown.seats[i].cards;
+                            same_name_key(kp, &cards.all(), cards.set_rows().as_ref())
                         };
                         match key(p).cmp(&key(q)) {
                             std::cmp::Ordering::Greater => vp,

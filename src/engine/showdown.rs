@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use super::card::{parse_cards, Card, CardError, CardSet};
 use super::ruleset::{self, Ruleset, Structure, Surrender};
-use super::special::SpecialKind;
+use super::special::{SetRows, SpecialKind};
 
 /// Most seats at one table (one deck, 13 cards each).
 pub const MAX_SEATS: usize = 4;
@@ -205,6 +205,18 @@ impl SeatCards {
                 all
             }
             SeatCards::Loose(cards) => *cards,
+        }
+    }
+
+    /// The rows with their strengths, when the seat gave rows.
+    pub fn set_rows(&self) -> Option<SetRows<'_>> {
+        match self {
+            SeatCards::Rows {
+                front,
+                middle,
+                back,
+            } => Some(SetRows::of(front, middle, back)),
+            SeatCards::Loose(_) => None,
         }
     }
 }

@@ -114,6 +114,19 @@ pub struct SetRows<'a> {
     pub back_strength: Strength5,
 }
 
+impl<'a> SetRows<'a> {
+    pub fn of(front: &'a [Card; 3], middle: &'a [Card; 5], back: &'a [Card; 5]) -> SetRows<'a> {
+        SetRows {
+            front,
+            middle,
+            back,
+            front_strength: super::eval::eval3(front),
+            middle_strength: super::eval::eval5(middle),
+            back_strength: super::eval::eval5(back),
+        }
+    }
+}
+
 fn rank_counts(cards: &[Card]) -> [u8; 13] {
     let mut counts = [0u8; 13];
     for c in cards {
