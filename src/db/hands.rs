@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use super::ledger::{self, EntryKind, NewEntry};
 use super::schema::{hand_seats, hand_voids, hands, jackpot_hits, seatings, showdowns};
 use super::tables::{self, RulesetVersion};
-use super::{lock_pool, now, write_transaction, DbConnection};
+use super::{lock_pool, now, Database, DbConnection};
 use crate::engine::showdown::{MoneyText, PairUnitInput, SeatInput, ShowdownInput};
 use crate::engine::{score, ScoreResult, Showdown};
 use crate::error::AppError;
@@ -77,19 +77,13 @@ struct HandRow {
 }
 
 fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandRow, AppError> {
-    let (id, dealer_seat, version_id, started_at): (i64, i32, i64, chrono::NaiveDateTime) =
-        hands::table
-            .filter(hands::table_id.eq(table_id))
-            .filter(hands::number.eq(number))
-            .select((
-                hands::id,
-                hands::dealer_seat,
-                hands::ruleset_version_id,
-                hands::started_at,
-            ))
-            .first(conn)
-            .optional()?
-            .ok_or_else(|| AppError::NotFound(format!("table {table_id} has no hand {number}")))?;
+    let (id, dealer_seat, version_id, started_at): (i64, i32, i64, chrono::NaiveDateTime) = hands::table
+        .filter(hands::table_id.eq(table_id))
+        .filter(hands::number.eq(number))
+        .select((hands::id, hands::dealer_seat, hands::ruleset_version_id, hands::started_at))
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| AppError::NotFound(format!("table {table_id} has no hand {number}")))?;
     let version = tables::ruleset_version(conn, version_id)?;
     let rows: Vec<(i32, i64, i64, bool, String)> = hand_seats::table
         .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
@@ -105,54 +99,30 @@ fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandR
         .load(conn)?;
     let seats = rows
         .into_iter()
-        .map(
-            |(seat, seating_id, stack, in_fantasyland, player)| HandSeatView {
-                seat,
-                seating_id,
-                player,
-                stack_start: from_cents(stack),
-                in_fantasyland,
-            },
-        )
+        .map(|(seat, seating_id, stack, in_fantasyland, player)| HandSeatView {
+            seat,
+            seating_id,
+            player,
+            stack_start: from_cents(stack),
+            in_fantasyland,
+        })
         .collect();
-    Ok(HandRow {
-        id,
-        number,
-        dealer_seat,
-        version,
-        started_at,
-        seats,
-    })
+    Ok(HandRow { id, number, dealer_seat, version, started_at, seats })
 }
 
-fn stored_result(
-    conn: &mut DbConnection,
-    hand_id: i64,
-) -> Result<Option<(String, Option<String>, String)>, AppError> {
+fn stored_result(conn: &mut DbConnection, hand_id: i64) -> Result<Option<(String, Option<String>, String)>, AppError> {
     Ok(showdowns::table
         .filter(showdowns::hand_id.eq(hand_id))
-        .select((
-            showdowns::request_hash,
-            showdowns::idempotency_key,
-            showdowns::result,
-        ))
+        .select((showdowns::request_hash, showdowns::idempotency_key, showdowns::result))
         .first(conn)
         .optional()?)
 }
 
 fn void_reason(conn: &mut DbConnection, hand_id: i64) -> Result<Option<String>, AppError> {
-    Ok(hand_voids::table
-        .filter(hand_voids::hand_id.eq(hand_id))
-        .select(hand_voids::reason)
-        .first(conn)
-        .optional()?)
+    Ok(hand_voids::table.filter(hand_voids::hand_id.eq(hand_id)).select(hand_voids::reason).first(conn).optional()?)
 }
 
-fn hits(
-    conn: &mut DbConnection,
-    hand_id: i64,
-    voided: bool,
-) -> Result<Vec<JackpotHitView>, AppError> {
+fn hits(conn: &mut DbConnection, hand_id: i64, voided: bool) -> Result<Vec<JackpotHitView>, AppError> {
     let rows: Vec<(i64, i64, String, i32, i32, i64)> = jackpot_hits::table
         .filter(jackpot_hits::hand_id.eq(hand_id))
         .order(jackpot_hits::id.asc())
@@ -167,17 +137,15 @@ fn hits(
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(
-            |(id, pool_id, kind, loser_seat, winner_seat, amount)| JackpotHitView {
-                id,
-                pool_id,
-                kind,
-                loser_seat,
-                winner_seat,
-                amount: from_cents(amount),
-                status: if voided { "voided" } else { "pending" },
-            },
-        )
+        .map(|(id, pool_id, kind, loser_seat, winner_seat, amount)| JackpotHitView {
+            id,
+            pool_id,
+            kind,
+            loser_seat,
+            winner_seat,
+            amount: from_cents(amount),
+            status: if voided { "voided" } else { "pending" },
+        })
         .collect())
 }
 
@@ -210,10 +178,7 @@ pub fn get_hand(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<H
 
 /// The seats that were in fantasyland for the next hand after the last
 /// committed hand (ofc presets), as (seat, seating id).
-fn fantasyland_carried(
-    conn: &mut DbConnection,
-    table_id: i64,
-) -> Result<Vec<(i32, i64)>, AppError> {
+fn fantasyland_carried(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i32, i64)>, AppError> {
     let last: Option<(i64, String)> = hands::table
         .inner_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
         .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
@@ -226,8 +191,7 @@ fn fantasyland_carried(
     let Some((hand_id, result)) = last else {
         return Ok(Vec::new());
     };
-    let result: serde_json::Value =
-        serde_json::from_str(&result).map_err(|e| AppError::Internal(e.to_string()))?;
+    let result: serde_json::Value = serde_json::from_str(&result).map_err(|e| AppError::Internal(e.to_string()))?;
     let seatings: Vec<(i32, i64)> = hand_seats::table
         .filter(hand_seats::hand_id.eq(hand_id))
         .select((hand_seats::seat, hand_seats::seating_id))
@@ -246,24 +210,19 @@ fn fantasyland_carried(
 
 /// Starts the next hand: the button moves clockwise to the next seat dealt
 /// in; stacks at the start are recorded.
-pub fn start_hand(
-    conn: &mut DbConnection,
-    table_id: i64,
-    req: &StartHandRequest,
-) -> Result<HandView, AppError> {
-    tables::table_row(conn, table_id)?;
-    let number = write_transaction(conn, Some(table_id), |conn| {
+pub fn start_hand(db: &Database, table_id: i64, req: &StartHandRequest) -> Result<HandView, AppError> {
+    tables::table_row(&mut *db.conn()?, table_id)?;
+    let wanted = req.seats.clone();
+    let number = db.write(Some(table_id), move |conn| {
         if let Some((_, n)) = tables::open_hand(conn, table_id)? {
-            return Err(AppError::Conflict(format!(
-                "hand {n} is still in progress; commit or void it first"
-            )));
+            return Err(AppError::Conflict(format!("hand {n} is still in progress; commit or void it first")));
         }
         let version = tables::current_ruleset(conn, table_id)?;
         let seated: Vec<(i32, i64, i64)> = tables::active_seatings(conn, table_id)?
             .into_iter()
             .map(|(seating_id, seat, _, stack)| (seat, seating_id, stack))
             .collect();
-        let dealt: Vec<(i32, i64, i64)> = match &req.seats {
+        let dealt: Vec<(i32, i64, i64)> = match &wanted {
             Some(wanted) => {
                 let mut dealt = Vec::new();
                 for &seat in wanted {
@@ -286,11 +245,7 @@ pub fn start_hand(
                 dealt.sort_unstable();
                 dealt
             }
-            None => seated
-                .iter()
-                .copied()
-                .filter(|s| s.2 >= version.rake_cents && s.2 > 0)
-                .collect(),
+            None => seated.iter().copied().filter(|s| s.2 >= version.rake_cents && s.2 > 0).collect(),
         };
         if dealt.len() < 2 {
             return Err(AppError::Invalid(format!(
@@ -307,20 +262,10 @@ pub fn start_hand(
         let number = last.map_or(1, |l| l.0 + 1);
         let dealer = match last {
             None => dealt[0].0,
-            Some((_, previous)) => dealt
-                .iter()
-                .map(|d| d.0)
-                .find(|&s| s > previous)
-                .unwrap_or(dealt[0].0),
+            Some((_, previous)) => dealt.iter().map(|d| d.0).find(|&s| s > previous).unwrap_or(dealt[0].0),
         };
-        let preset = crate::engine::preset(&version.preset)
-            .map(|r| r.fantasyland.is_some())
-            .unwrap_or(false);
-        let fantasyland = if preset {
-            fantasyland_carried(conn, table_id)?
-        } else {
-            Vec::new()
-        };
+        let preset = crate::engine::preset(&version.preset).map(|r| r.fantasyland.is_some()).unwrap_or(false);
+        let fantasyland = if preset { fantasyland_carried(conn, table_id)? } else { Vec::new() };
         let hand_id: i64 = diesel::insert_into(hands::table)
             .values((
                 hands::table_id.eq(table_id),
@@ -344,7 +289,7 @@ pub fn start_hand(
         }
         Ok(number)
     })?;
-    get_hand(conn, table_id, number)
+    get_hand(&mut *db.conn()?, table_id, number)
 }
 
 /// Cards in a canonical form (notation and order within the row do not
@@ -370,26 +315,17 @@ fn engine_input(hand: &HandRow, req: &ShowdownRequest) -> Result<ShowdownInput, 
             )));
         }
         if !hand.seats.iter().any(|h| h.seat as u32 == s.seat) {
-            return Err(AppError::Invalid(format!(
-                "seat {} is not dealt in to hand {}",
-                s.seat, hand.number
-            )));
+            return Err(AppError::Invalid(format!("seat {} is not dealt in to hand {}", s.seat, hand.number)));
         }
     }
     let mut seats = Vec::with_capacity(hand.seats.len());
     for h in &hand.seats {
         let mut given = req.seats.iter().filter(|s| s.seat as i32 == h.seat);
         let s = given.next().ok_or_else(|| {
-            AppError::Invalid(format!(
-                "seat {} is dealt in but has no cards in the showdown",
-                h.seat
-            ))
+            AppError::Invalid(format!("seat {} is dealt in but has no cards in the showdown", h.seat))
         })?;
         if given.next().is_some() {
-            return Err(AppError::Invalid(format!(
-                "seat {} is listed twice",
-                h.seat
-            )));
+            return Err(AppError::Invalid(format!("seat {} is listed twice", h.seat)));
         }
         let canonical = |text: &Option<String>| text.as_deref().map(canonical_cards);
         seats.push(SeatInput {
@@ -449,81 +385,57 @@ fn cents(d: Decimal) -> Result<i64, AppError> {
 /// (or one with the same `Idempotency-Key`) answers the first result; a
 /// different commit of a committed hand is a conflict.
 pub fn commit(
-    conn: &mut DbConnection,
+    db: &Database,
     table_id: i64,
     number: i32,
     req: &ShowdownRequest,
     idempotency_key: Option<&str>,
 ) -> Result<CommitView, AppError> {
-    let table = tables::table_row(conn, table_id)?;
-    let created = write_transaction(conn, Some(table_id), |conn| {
+    let table = tables::table_row(&mut *db.conn()?, table_id)?;
+    let req = req.clone();
+    let idempotency_key = idempotency_key.map(str::to_string);
+    let created = db.write(Some(table_id), move |conn| {
         let hand = hand_row(conn, table_id, number)?;
         if void_reason(conn, hand.id)?.is_some() {
             return Err(AppError::Conflict(format!("hand {number} was voided")));
         }
-        let input = engine_input(&hand, req)?;
-        let canonical =
-            serde_json::to_string(&input).map_err(|e| AppError::Internal(e.to_string()))?;
+        let input = engine_input(&hand, &req)?;
+        let canonical = serde_json::to_string(&input).map_err(|e| AppError::Internal(e.to_string()))?;
         let hash = format!("{:x}", Sha256::digest(canonical.as_bytes()));
         if let Some((stored_hash, stored_key, _)) = stored_result(conn, hand.id)? {
-            let same_key = idempotency_key.is_some() && stored_key.as_deref() == idempotency_key;
+            let same_key = idempotency_key.is_some() && stored_key == idempotency_key;
             if stored_hash == hash || same_key {
                 return Ok(false);
             }
-            return Err(AppError::Conflict(format!(
-                "hand {number} is already committed with a different showdown"
-            )));
+            return Err(AppError::Conflict(format!("hand {number} is already committed with a different showdown")));
         }
         let result = score_input(&input)?;
         let rake = hand.version.rake_cents;
         let jackpot = hand.version.jackpot_cents;
         let seats = hand.seats.len() as i64;
-        let on_table = |kind, amount| NewEntry {
-            table_id: Some(table_id),
-            hand_id: Some(hand.id),
-            ..NewEntry::new(kind, amount)
-        };
-        let seating_of = |seat: u32| {
-            hand.seats
-                .iter()
-                .find(|s| s.seat as u32 == seat)
-                .map(|s| s.seating_id)
-        };
+        let on_table =
+            |kind, amount| NewEntry { table_id: Some(table_id), hand_id: Some(hand.id), ..NewEntry::new(kind, amount) };
+        let seating_of = |seat: u32| hand.seats.iter().find(|s| s.seat as u32 == seat).map(|s| s.seating_id);
         let mut entries = Vec::new();
         if rake > 0 {
             for s in &hand.seats {
-                entries.push(NewEntry {
-                    seating_id: Some(s.seating_id),
-                    ..on_table(EntryKind::Rake, -rake)
-                });
+                entries.push(NewEntry { seating_id: Some(s.seating_id), ..on_table(EntryKind::Rake, -rake) });
             }
             entries.push(on_table(EntryKind::HouseRake, (rake - jackpot) * seats));
         }
         if jackpot > 0 {
             let pool = table.pool_id.ok_or_else(|| {
-                AppError::Conflict(
-                    "the table's ruleset has a jackpot part but the table feeds no pool"
-                        .to_string(),
-                )
+                AppError::Conflict("the table's ruleset has a jackpot part but the table feeds no pool".to_string())
             })?;
-            entries.push(NewEntry {
-                pool_id: Some(pool),
-                ..on_table(EntryKind::JackpotContribution, jackpot * seats)
-            });
+            entries.push(NewEntry { pool_id: Some(pool), ..on_table(EntryKind::JackpotContribution, jackpot * seats) });
         }
         for t in &result.transactions {
             let paid = cents(t.paid)?;
             if paid == 0 {
                 continue;
             }
-            entries.push(NewEntry {
-                seating_id: seating_of(t.payer),
-                ..on_table(EntryKind::Settlement, -paid)
-            });
-            entries.push(NewEntry {
-                seating_id: seating_of(t.payee),
-                ..on_table(EntryKind::Settlement, paid)
-            });
+            entries.push(NewEntry { seating_id: seating_of(t.payer), ..on_table(EntryKind::Settlement, -paid) });
+            entries.push(NewEntry { seating_id: seating_of(t.payee), ..on_table(EntryKind::Settlement, paid) });
         }
         ledger::insert(conn, &entries)?;
         if let Some(pool) = table.pool_id {
@@ -552,21 +464,17 @@ pub fn commit(
                                 jackpot_hit_id: Some(hit),
                                 ..on_table(EntryKind::JackpotLock, -amount)
                             },
-                            NewEntry {
-                                pool_id: Some(pool),
-                                ..on_table(EntryKind::PoolSeed, seed)
-                            },
+                            NewEntry { pool_id: Some(pool), ..on_table(EntryKind::PoolSeed, seed) },
                         ],
                     )?;
                 }
             }
         }
-        let result_json =
-            serde_json::to_string(&result).map_err(|e| AppError::Internal(e.to_string()))?;
+        let result_json = serde_json::to_string(&result).map_err(|e| AppError::Internal(e.to_string()))?;
         diesel::insert_into(showdowns::table)
             .values((
                 showdowns::hand_id.eq(hand.id),
-                showdowns::idempotency_key.eq(idempotency_key),
+                showdowns::idempotency_key.eq(&idempotency_key),
                 showdowns::request_hash.eq(&hash),
                 showdowns::engine_input.eq(&canonical),
                 showdowns::result.eq(&result_json),
@@ -575,10 +483,7 @@ pub fn commit(
             .execute(conn)?;
         Ok(true)
     })?;
-    Ok(CommitView {
-        hand: get_hand(conn, table_id, number)?,
-        created,
-    })
+    Ok(CommitView { hand: get_hand(&mut *db.conn()?, table_id, number)?, created })
 }
 
 #[derive(Debug, Deserialize)]
@@ -591,30 +496,22 @@ pub struct VoidRequest {
 
 /// Voids a hand: new rows reverse every money row of the hand; an open hand
 /// (a misdeal) is closed with no money moved.
-pub fn void(
-    conn: &mut DbConnection,
-    table_id: i64,
-    number: i32,
-    req: &VoidRequest,
-) -> Result<HandView, AppError> {
-    let reason = req.reason.trim();
+pub fn void(db: &Database, table_id: i64, number: i32, req: &VoidRequest) -> Result<HandView, AppError> {
+    let reason = req.reason.trim().to_string();
+    let note = req.note.clone();
     if reason.is_empty() || reason.len() > 200 {
-        return Err(AppError::Invalid(
-            "a void needs a reason (1 to 200 characters)".to_string(),
-        ));
+        return Err(AppError::Invalid("a void needs a reason (1 to 200 characters)".to_string()));
     }
-    write_transaction(conn, Some(table_id), |conn| {
+    db.write(Some(table_id), move |conn| {
         let hand = hand_row(conn, table_id, number)?;
         if void_reason(conn, hand.id)?.is_some() {
-            return Err(AppError::Conflict(format!(
-                "hand {number} is already voided"
-            )));
+            return Err(AppError::Conflict(format!("hand {number} is already voided")));
         }
         diesel::insert_into(hand_voids::table)
             .values((
                 hand_voids::hand_id.eq(hand.id),
-                hand_voids::reason.eq(reason),
-                hand_voids::note.eq(&req.note),
+                hand_voids::reason.eq(&reason),
+                hand_voids::note.eq(&note),
                 hand_voids::created_at.eq(now()),
             ))
             .execute(conn)?;
@@ -627,13 +524,13 @@ pub fn void(
                 pool_id: e.pool_id,
                 jackpot_hit_id: e.jackpot_hit_id,
                 reverses_id: Some(e.id),
-                reason: Some(reason),
+                reason: Some(&reason),
                 ..NewEntry::new(EntryKind::Reversal, -e.amount_cents)
             })
             .collect();
         ledger::insert(conn, &reversals)
     })?;
-    get_hand(conn, table_id, number)
+    get_hand(&mut *db.conn()?, table_id, number)
 }
 
 #[derive(Debug, Serialize)]
@@ -645,11 +542,7 @@ pub struct RescoreView {
 
 /// Scores a committed hand again from its stored input under the ruleset
 /// version it was committed with.
-pub fn rescore(
-    conn: &mut DbConnection,
-    table_id: i64,
-    number: i32,
-) -> Result<RescoreView, AppError> {
+pub fn rescore(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<RescoreView, AppError> {
     let hand = hand_row(conn, table_id, number)?;
     let (input, result): (String, String) = showdowns::table
         .filter(showdowns::hand_id.eq(hand.id))
@@ -657,15 +550,8 @@ pub fn rescore(
         .first(conn)
         .optional()?
         .ok_or_else(|| AppError::Conflict(format!("hand {number} is not committed")))?;
-    let parsed: ShowdownInput =
-        serde_json::from_str(&input).map_err(|e| AppError::Internal(e.to_string()))?;
-    let rescored = serde_json::to_value(score_input(&parsed)?)
-        .map_err(|e| AppError::Internal(e.to_string()))?;
-    let stored: serde_json::Value =
-        serde_json::from_str(&result).map_err(|e| AppError::Internal(e.to_string()))?;
-    Ok(RescoreView {
-        reproduced: rescored == stored,
-        stored,
-        rescored,
-    })
+    let parsed: ShowdownInput = serde_json::from_str(&input).map_err(|e| AppError::Internal(e.to_string()))?;
+    let rescored = serde_json::to_value(score_input(&parsed)?).map_err(|e| AppError::Internal(e.to_string()))?;
+    let stored: serde_json::Value = serde_json::from_str(&result).map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(RescoreView { reproduced: rescored == stored, stored, rescored })
 }

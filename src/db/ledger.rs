@@ -74,12 +74,7 @@ pub struct NewEntry<'a> {
 
 impl<'a> NewEntry<'a> {
     pub fn new(kind: EntryKind, amount_cents: i64) -> NewEntry<'a> {
-        NewEntry {
-            kind: kind.name(),
-            amount_cents,
-            created_at: now(),
-            ..Default::default()
-        }
+        NewEntry { kind: kind.name(), amount_cents, created_at: now(), ..Default::default() }
     }
 }
 
@@ -136,9 +131,7 @@ impl From<Entry> for EntryView {
 pub fn insert(conn: &mut DbConnection, entries: &[NewEntry]) -> Result<(), AppError> {
     // One row at a time: batch inserts do not go through the multi-backend connection.
     for entry in entries {
-        diesel::insert_into(ledger_entries::table)
-            .values(entry)
-            .execute(conn)?;
+        diesel::insert_into(ledger_entries::table).values(entry).execute(conn)?;
     }
     Ok(())
 }
@@ -151,35 +144,23 @@ fn sum_cents() -> diesel::expression::SqlLiteral<diesel::sql_types::BigInt> {
 
 /// A seating's stack in cents: the sum of its rows.
 pub fn seating_balance(conn: &mut DbConnection, seating_id: i64) -> Result<i64, AppError> {
-    Ok(ledger_entries::table
-        .filter(ledger_entries::seating_id.eq(seating_id))
-        .select(sum_cents())
-        .get_result(conn)?)
+    Ok(ledger_entries::table.filter(ledger_entries::seating_id.eq(seating_id)).select(sum_cents()).get_result(conn)?)
 }
 
 /// Every seating's stack at a table, in cents.
-pub fn seating_balances(
-    conn: &mut DbConnection,
-    table_id: i64,
-) -> Result<Vec<(i64, i64)>, AppError> {
+pub fn seating_balances(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i64, i64)>, AppError> {
     let rows: Vec<(Option<i64>, i64)> = ledger_entries::table
         .filter(ledger_entries::table_id.eq(table_id))
         .filter(ledger_entries::seating_id.is_not_null())
         .group_by(ledger_entries::seating_id)
         .select((ledger_entries::seating_id, sum_cents()))
         .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(s, v)| s.map(|s| (s, v)))
-        .collect())
+    Ok(rows.into_iter().filter_map(|(s, v)| s.map(|s| (s, v))).collect())
 }
 
 /// A pool's balance in cents: seeds + contributions − locked hits + returned hits.
 pub fn pool_balance(conn: &mut DbConnection, pool_id: i64) -> Result<i64, AppError> {
-    Ok(ledger_entries::table
-        .filter(ledger_entries::pool_id.eq(pool_id))
-        .select(sum_cents())
-        .get_result(conn)?)
+    Ok(ledger_entries::table.filter(ledger_entries::pool_id.eq(pool_id)).select(sum_cents()).get_result(conn)?)
 }
 
 pub fn entries_for_table(conn: &mut DbConnection, table_id: i64) -> Result<Vec<Entry>, AppError> {

@@ -9,6 +9,7 @@ pub mod hands;
 pub mod ledger;
 pub mod schema;
 pub mod tables;
+pub mod writer;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};
 use diesel::connection::SimpleConnection;
@@ -27,7 +28,7 @@ pub enum DbConnection {
     Sqlite(SqliteConnection),
 }
 
-pub type DbPool = r2d2::Pool<ConnectionManager<DbConnection>>;
+type DbPool = r2d2::Pool<ConnectionManager<DbConnection>>;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
@@ -52,18 +53,55 @@ struct SqlitePragmas;
 impl CustomizeConnection<DbConnection, r2d2::Error> for SqlitePragmas {
     fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
         if let DbConnection::Sqlite(c) = conn {
-            c.batch_execute(
-                "PRAGMA busy_timeout = 15000; PRAGMA journal_mode = WAL; \
-                 PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
-            )
-            .map_err(r2d2::Error::QueryError)?;
+            c.batch_execute(writer::SQLITE_PRAGMAS).map_err(r2d2::Error::QueryError)?;
         }
         Ok(())
     }
 }
 
-/// Opens a pool on `url` and applies pending migrations.
-pub fn connect(url: &str, max_size: u32) -> Result<DbPool, AppError> {
+/// The database: a pool of connections for reads (and for writes on
+/// PostgreSQL), and on SQLite the group-commit writer.
+#[derive(Clone)]
+pub struct Database {
+    pool: DbPool,
+    writer: Option<std::sync::Arc<writer::GroupWriter>>,
+}
+
+pub type Conn = r2d2::PooledConnection<ConnectionManager<DbConnection>>;
+
+impl Database {
+    /// A pooled connection (503 when the database cannot be reached).
+    pub fn conn(&self) -> Result<Conn, AppError> {
+        Ok(self.pool.get()?)
+    }
+
+    /// Runs `f` in a write transaction and returns once it is durable: on
+    /// SQLite through the group-commit writer; on PostgreSQL in a transaction
+    /// that first locks the table's row (`SELECT … FOR UPDATE`), so app
+    /// servers sharing a database serialise their changes to a table.
+    pub fn write<T: Send + 'static>(
+        &self,
+        table_id: Option<i64>,
+        f: impl FnOnce(&mut DbConnection) -> Result<T, AppError> + Send + 'static,
+    ) -> Result<T, AppError> {
+        match &self.writer {
+            Some(writer) => writer.write(f),
+            None => self.conn()?.transaction(|conn| {
+                if let Some(id) = table_id {
+                    diesel::sql_query("SELECT id FROM casino_tables WHERE id = $1 FOR UPDATE")
+                        .bind::<diesel::sql_types::BigInt, _>(id)
+                        .execute(conn)?;
+                }
+                f(conn)
+            }),
+        }
+    }
+}
+
+/// Opens the database at `url`, applies pending migrations, and on SQLite
+/// starts the group-commit writer.
+pub fn connect(url: &str, max_size: u32) -> Result<Database, AppError> {
+    let postgres = is_postgres(url);
     let url = url.strip_prefix("sqlite://").unwrap_or(url);
     let manager = ConnectionManager::<DbConnection>::new(url);
     let pool = r2d2::Pool::builder()
@@ -71,18 +109,15 @@ pub fn connect(url: &str, max_size: u32) -> Result<DbPool, AppError> {
         .connection_customizer(Box::new(SqlitePragmas))
         .build(manager)
         .map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;
-    let mut conn = pool
-        .get()
-        .map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;
+    let mut conn = pool.get().map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;
     migrate(&mut conn)?;
-    Ok(pool)
+    let writer = if postgres { None } else { Some(std::sync::Arc::new(writer::GroupWriter::start(url)?)) };
+    Ok(Database { pool, writer })
 }
 
 /// Applies pending migrations (one app server at a time on PostgreSQL).
 pub fn migrate(conn: &mut DbConnection) -> Result<(), AppError> {
-    let failed = |e: Box<dyn std::error::Error + Send + Sync>| {
-        AppError::Internal(format!("migrations failed: {e}"))
-    };
+    let failed = |e: Box<dyn std::error::Error + Send + Sync>| AppError::Internal(format!("migrations failed: {e}"));
     match conn {
         DbConnection::Pg(c) => {
             c.batch_execute("SELECT pg_advisory_lock(7420001)")?;
@@ -90,56 +125,7 @@ pub fn migrate(conn: &mut DbConnection) -> Result<(), AppError> {
             c.batch_execute("SELECT pg_advisory_unlock(7420001)")?;
             outcome.map_err(failed)
         }
-        DbConnection::Sqlite(c) => c
-            .run_pending_migrations(SQLITE_MIGRATIONS)
-            .map(|_| ())
-            .map_err(failed),
-    }
-}
-
-static SQLITE_WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Runs `f` in a write transaction that holds the table's lock until commit:
-/// `BEGIN IMMEDIATE` on SQLite (one writer at a time), and a row lock on the
-/// table (`SELECT … FOR UPDATE`) on PostgreSQL, so app servers sharing a
-/// database serialise their changes to one table.
-pub fn write_transaction<T>(
-    conn: &mut DbConnection,
-    table_id: Option<i64>,
-    f: impl FnOnce(&mut DbConnection) -> Result<T, AppError>,
-) -> Result<T, AppError> {
-    match conn {
-        DbConnection::Sqlite(_) => {
-            // One writer at a time in this process: queue here, in order,
-            // rather than in SQLite's busy handler, whose back-off sleeps
-            // make the slowest commits very slow. (Other processes on the
-            // same file still wait through `busy_timeout`.)
-            let _writer = SQLITE_WRITER
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            conn.batch_execute("BEGIN IMMEDIATE")?;
-            match f(conn) {
-                Ok(value) => match conn.batch_execute("COMMIT") {
-                    Ok(()) => Ok(value),
-                    Err(e) => {
-                        let _ = conn.batch_execute("ROLLBACK");
-                        Err(e.into())
-                    }
-                },
-                Err(e) => {
-                    let _ = conn.batch_execute("ROLLBACK");
-                    Err(e)
-                }
-            }
-        }
-        DbConnection::Pg(_) => conn.transaction(|conn| {
-            if let Some(id) = table_id {
-                diesel::sql_query("SELECT id FROM casino_tables WHERE id = $1 FOR UPDATE")
-                    .bind::<diesel::sql_types::BigInt, _>(id)
-                    .execute(conn)?;
-            }
-            f(conn)
-        }),
+        DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()).map_err(failed),
     }
 }
 

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ledger::{self, EntryKind, NewEntry};
 use super::schema::{casino_tables, hands, pools, ruleset_versions, seatings, showdowns};
-use super::{now, write_transaction, DbConnection};
+use super::{now, Database, DbConnection};
 use crate::engine::ruleset;
 use crate::error::AppError;
 use crate::money::{from_cents, parse_amount, to_cents};
@@ -32,35 +32,23 @@ pub struct PoolView {
 fn check_name(name: &str, what: &str) -> Result<String, AppError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
-        return Err(AppError::Invalid(format!(
-            "{what} must be 1 to 80 printable characters"
-        )));
+        return Err(AppError::Invalid(format!("{what} must be 1 to 80 printable characters")));
     }
     Ok(name.to_string())
 }
 
-pub fn create_pool(conn: &mut DbConnection, req: &NewPoolRequest) -> Result<PoolView, AppError> {
+pub fn create_pool(db: &Database, req: &NewPoolRequest) -> Result<PoolView, AppError> {
     let name = check_name(&req.name, "the pool name")?;
     let seed = to_cents(parse_amount(&req.seed, "seed")?, "seed")?;
-    let id = write_transaction(conn, None, |conn| {
+    let id = db.write(None, move |conn| {
         let id: i64 = diesel::insert_into(pools::table)
-            .values((
-                pools::name.eq(&name),
-                pools::seed_cents.eq(seed),
-                pools::created_at.eq(now()),
-            ))
+            .values((pools::name.eq(&name), pools::seed_cents.eq(seed), pools::created_at.eq(now())))
             .returning(pools::id)
             .get_result(conn)?;
-        ledger::insert(
-            conn,
-            &[NewEntry {
-                pool_id: Some(id),
-                ..NewEntry::new(EntryKind::PoolSeed, seed)
-            }],
-        )?;
+        ledger::insert(conn, &[NewEntry { pool_id: Some(id), ..NewEntry::new(EntryKind::PoolSeed, seed) }])?;
         Ok(id)
     })?;
-    get_pool(conn, id)
+    get_pool(&mut *db.conn()?, id)
 }
 
 pub fn get_pool(conn: &mut DbConnection, id: i64) -> Result<PoolView, AppError> {
@@ -71,19 +59,11 @@ pub fn get_pool(conn: &mut DbConnection, id: i64) -> Result<PoolView, AppError> 
         .optional()?
         .ok_or_else(|| AppError::NotFound(format!("no pool {id}")))?;
     let balance = ledger::pool_balance(conn, id)?;
-    Ok(PoolView {
-        id,
-        name,
-        seed: from_cents(seed),
-        balance: from_cents(balance),
-    })
+    Ok(PoolView { id, name, seed: from_cents(seed), balance: from_cents(balance) })
 }
 
 pub fn pool_seed(conn: &mut DbConnection, id: i64) -> Result<i64, AppError> {
-    Ok(pools::table
-        .find(id)
-        .select(pools::seed_cents)
-        .first(conn)?)
+    Ok(pools::table.find(id).select(pools::seed_cents).first(conn)?)
 }
 
 // ---- tables and rulesets ----
@@ -188,23 +168,14 @@ struct ValidRuleset {
 }
 
 fn validate_ruleset(req: &RulesetRequest) -> Result<ValidRuleset, AppError> {
-    let preset = ruleset::preset(&req.preset)
-        .ok_or_else(|| AppError::Invalid(format!("unknown preset {:?}", req.preset)))?
-        .name;
+    let preset =
+        ruleset::preset(&req.preset).ok_or_else(|| AppError::Invalid(format!("unknown preset {:?}", req.preset)))?.name;
     let unit = to_cents(parse_amount(&req.unit, "unit")?, "unit")?;
     if unit == 0 {
-        return Err(AppError::Invalid(
-            "unit must be greater than zero".to_string(),
-        ));
+        return Err(AppError::Invalid("unit must be greater than zero".to_string()));
     }
-    let rake = to_cents(
-        parse_amount(req.rake_per_seat.as_deref().unwrap_or("0"), "rake_per_seat")?,
-        "rake_per_seat",
-    )?;
-    let jackpot = to_cents(
-        parse_amount(req.jackpot_part.as_deref().unwrap_or("0"), "jackpot_part")?,
-        "jackpot_part",
-    )?;
+    let rake = to_cents(parse_amount(req.rake_per_seat.as_deref().unwrap_or("0"), "rake_per_seat")?, "rake_per_seat")?;
+    let jackpot = to_cents(parse_amount(req.jackpot_part.as_deref().unwrap_or("0"), "jackpot_part")?, "jackpot_part")?;
     if jackpot > rake {
         return Err(AppError::Invalid(format!(
             "jackpot_part {} is larger than rake_per_seat {}",
@@ -212,20 +183,10 @@ fn validate_ruleset(req: &RulesetRequest) -> Result<ValidRuleset, AppError> {
             from_cents(rake)
         )));
     }
-    Ok(ValidRuleset {
-        preset,
-        unit,
-        rake,
-        jackpot,
-    })
+    Ok(ValidRuleset { preset, unit, rake, jackpot })
 }
 
-fn insert_version(
-    conn: &mut DbConnection,
-    table_id: i64,
-    version: i32,
-    r: &ValidRuleset,
-) -> Result<(), AppError> {
+fn insert_version(conn: &mut DbConnection, table_id: i64, version: i32, r: &ValidRuleset) -> Result<(), AppError> {
     diesel::insert_into(ruleset_versions::table)
         .values((
             ruleset_versions::table_id.eq(table_id),
@@ -240,35 +201,29 @@ fn insert_version(
     Ok(())
 }
 
-pub fn create_table(conn: &mut DbConnection, req: &NewTableRequest) -> Result<TableView, AppError> {
+pub fn create_table(db: &Database, req: &NewTableRequest) -> Result<TableView, AppError> {
     let name = check_name(&req.name, "the table name")?;
     let seat_count = req.seat_count.unwrap_or(4);
     if !(2..=4).contains(&seat_count) {
-        return Err(AppError::Invalid(format!(
-            "seat_count {seat_count} must be 2 to 4"
-        )));
+        return Err(AppError::Invalid(format!("seat_count {seat_count} must be 2 to 4")));
     }
     let time_zone = req.time_zone.clone().unwrap_or_else(|| "UTC".to_string());
-    time_zone.parse::<chrono_tz::Tz>().map_err(|_| {
-        AppError::Invalid(format!("time_zone {time_zone:?} is not an IANA time zone"))
-    })?;
-    let cutoff = req
-        .gaming_day_cutoff
-        .clone()
-        .unwrap_or_else(|| "06:00".to_string());
-    NaiveTime::parse_from_str(&cutoff, "%H:%M").map_err(|_| {
-        AppError::Invalid(format!("gaming_day_cutoff {cutoff:?} is not a time HH:MM"))
-    })?;
+    time_zone
+        .parse::<chrono_tz::Tz>()
+        .map_err(|_| AppError::Invalid(format!("time_zone {time_zone:?} is not an IANA time zone")))?;
+    let cutoff = req.gaming_day_cutoff.clone().unwrap_or_else(|| "06:00".to_string());
+    NaiveTime::parse_from_str(&cutoff, "%H:%M")
+        .map_err(|_| AppError::Invalid(format!("gaming_day_cutoff {cutoff:?} is not a time HH:MM")))?;
     let rules = validate_ruleset(&req.ruleset)?;
-    if let Some(pool) = req.pool_id {
-        get_pool(conn, pool)
-            .map_err(|_| AppError::Invalid(format!("pool_id {pool} is not a pool")))?;
+    let pool_id = req.pool_id;
+    if let Some(pool) = pool_id {
+        get_pool(&mut *db.conn()?, pool).map_err(|_| AppError::Invalid(format!("pool_id {pool} is not a pool")))?;
     }
-    let id = write_transaction(conn, None, |conn| {
+    let id = db.write(None, move |conn| {
         let id: i64 = diesel::insert_into(casino_tables::table)
             .values((
                 casino_tables::name.eq(&name),
-                casino_tables::pool_id.eq(req.pool_id),
+                casino_tables::pool_id.eq(pool_id),
                 casino_tables::seat_count.eq(seat_count),
                 casino_tables::time_zone.eq(&time_zone),
                 casino_tables::gaming_day_cutoff.eq(&cutoff),
@@ -279,27 +234,21 @@ pub fn create_table(conn: &mut DbConnection, req: &NewTableRequest) -> Result<Ta
         insert_version(conn, id, 1, &rules)?;
         Ok(id)
     })?;
-    get_table(conn, id)
+    get_table(&mut *db.conn()?, id)
 }
 
 /// Changing the preset or the numbers makes a new version; hands keep theirs.
-pub fn change_ruleset(
-    conn: &mut DbConnection,
-    table_id: i64,
-    req: &RulesetRequest,
-) -> Result<TableView, AppError> {
+pub fn change_ruleset(db: &Database, table_id: i64, req: &RulesetRequest) -> Result<TableView, AppError> {
     let rules = validate_ruleset(req)?;
-    table_row(conn, table_id)?;
-    write_transaction(conn, Some(table_id), |conn| {
+    table_row(&mut *db.conn()?, table_id)?;
+    db.write(Some(table_id), move |conn| {
         if open_hand(conn, table_id)?.is_some() {
-            return Err(AppError::Conflict(
-                "a hand is in progress; change the ruleset between hands".to_string(),
-            ));
+            return Err(AppError::Conflict("a hand is in progress; change the ruleset between hands".to_string()));
         }
         let current = current_ruleset(conn, table_id)?;
         insert_version(conn, table_id, current.version + 1, &rules)
     })?;
-    get_table(conn, table_id)
+    get_table(&mut *db.conn()?, table_id)
 }
 
 pub struct TableRow {
@@ -344,18 +293,12 @@ pub fn current_ruleset(conn: &mut DbConnection, table_id: i64) -> Result<Ruleset
 }
 
 pub fn ruleset_version(conn: &mut DbConnection, id: i64) -> Result<RulesetVersion, AppError> {
-    Ok(ruleset_versions::table
-        .find(id)
-        .select(RulesetVersion::as_select())
-        .first(conn)?)
+    Ok(ruleset_versions::table.find(id).select(RulesetVersion::as_select()).first(conn)?)
 }
 
 /// Seated players (seatings without a cash-out) by seat, with their stacks
 /// in cents: `(seating id, seat, player, stack)`.
-pub fn active_seatings(
-    conn: &mut DbConnection,
-    table_id: i64,
-) -> Result<Vec<(i64, i32, String, i64)>, AppError> {
+pub fn active_seatings(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i64, i32, String, i64)>, AppError> {
     use super::schema::ledger_entries;
     let cashed_out = ledger_entries::table
         .filter(ledger_entries::seating_id.eq(seatings::id.nullable()))
@@ -388,14 +331,8 @@ pub fn open_hand(conn: &mut DbConnection, table_id: i64) -> Result<Option<(i64, 
     let Some((id, number)) = last else {
         return Ok(None);
     };
-    let committed: i64 = showdowns::table
-        .filter(showdowns::hand_id.eq(id))
-        .count()
-        .get_result(conn)?;
-    let voided: i64 = hand_voids::table
-        .filter(hand_voids::hand_id.eq(id))
-        .count()
-        .get_result(conn)?;
+    let committed: i64 = showdowns::table.filter(showdowns::hand_id.eq(id)).count().get_result(conn)?;
+    let voided: i64 = hand_voids::table.filter(hand_voids::hand_id.eq(id)).count().get_result(conn)?;
     Ok((committed == 0 && voided == 0).then_some((id, number)))
 }
 
@@ -405,12 +342,7 @@ pub fn get_table(conn: &mut DbConnection, id: i64) -> Result<TableView, AppError
     let pool = row.pool_id.map(|p| get_pool(conn, p)).transpose()?;
     let mut seats = Vec::new();
     for (seating_id, seat, player, stack) in active_seatings(conn, id)? {
-        seats.push(SeatView {
-            seat,
-            seating_id,
-            player,
-            stack: from_cents(stack),
-        });
+        seats.push(SeatView { seat, seating_id, player, stack: from_cents(stack) });
     }
     let last: Option<(i32, i32)> = hands::table
         .filter(hands::table_id.eq(id))
@@ -434,10 +366,7 @@ pub fn get_table(conn: &mut DbConnection, id: i64) -> Result<TableView, AppError
 }
 
 pub fn list_tables(conn: &mut DbConnection) -> Result<Vec<TableView>, AppError> {
-    let ids: Vec<i64> = casino_tables::table
-        .order(casino_tables::id.asc())
-        .select(casino_tables::id)
-        .load(conn)?;
+    let ids: Vec<i64> = casino_tables::table.order(casino_tables::id.asc()).select(casino_tables::id).load(conn)?;
     ids.into_iter().map(|id| get_table(conn, id)).collect()
 }
 
@@ -457,12 +386,9 @@ pub struct AmountRequest {
     pub amount: String,
 }
 
-pub fn seat_player(
-    conn: &mut DbConnection,
-    table_id: i64,
-    req: &SeatPlayerRequest,
-) -> Result<TableView, AppError> {
-    let table = table_row(conn, table_id)?;
+pub fn seat_player(db: &Database, table_id: i64, req: &SeatPlayerRequest) -> Result<TableView, AppError> {
+    let table = table_row(&mut *db.conn()?, table_id)?;
+    let seat = req.seat;
     if !(1..=table.seat_count).contains(&req.seat) {
         return Err(AppError::Invalid(format!(
             "seat {} is not a seat of this table (1 to {})",
@@ -472,26 +398,19 @@ pub fn seat_player(
     let player = check_name(&req.player, "the player name")?;
     let buy_in = to_cents(parse_amount(&req.buy_in, "buy_in")?, "buy_in")?;
     if buy_in == 0 {
-        return Err(AppError::Invalid(
-            "buy_in must be greater than zero".to_string(),
-        ));
+        return Err(AppError::Invalid("buy_in must be greater than zero".to_string()));
     }
-    write_transaction(conn, Some(table_id), |conn| {
+    db.write(Some(table_id), move |conn| {
         if open_hand(conn, table_id)?.is_some() {
-            return Err(AppError::Conflict(
-                "a hand is in progress; seat players between hands".to_string(),
-            ));
+            return Err(AppError::Conflict("a hand is in progress; seat players between hands".to_string()));
         }
-        if active_seatings(conn, table_id)?
-            .iter()
-            .any(|s| s.1 == req.seat)
-        {
-            return Err(AppError::Conflict(format!("seat {} is taken", req.seat)));
+        if active_seatings(conn, table_id)?.iter().any(|s| s.1 == seat) {
+            return Err(AppError::Conflict(format!("seat {seat} is taken")));
         }
         let seating: i64 = diesel::insert_into(seatings::table)
             .values((
                 seatings::table_id.eq(table_id),
-                seatings::seat.eq(req.seat),
+                seatings::seat.eq(seat),
                 seatings::player.eq(&player),
                 seatings::seated_at.eq(now()),
             ))
@@ -506,7 +425,7 @@ pub fn seat_player(
             }],
         )
     })?;
-    get_table(conn, table_id)
+    get_table(&mut *db.conn()?, table_id)
 }
 
 fn seated(conn: &mut DbConnection, table_id: i64, seat: i32) -> Result<i64, AppError> {
@@ -518,24 +437,15 @@ fn seated(conn: &mut DbConnection, table_id: i64, seat: i32) -> Result<i64, AppE
 }
 
 /// Add-ons only between hands.
-pub fn add_on(
-    conn: &mut DbConnection,
-    table_id: i64,
-    seat: i32,
-    req: &AmountRequest,
-) -> Result<TableView, AppError> {
-    table_row(conn, table_id)?;
+pub fn add_on(db: &Database, table_id: i64, seat: i32, req: &AmountRequest) -> Result<TableView, AppError> {
+    table_row(&mut *db.conn()?, table_id)?;
     let amount = to_cents(parse_amount(&req.amount, "amount")?, "amount")?;
     if amount == 0 {
-        return Err(AppError::Invalid(
-            "amount must be greater than zero".to_string(),
-        ));
+        return Err(AppError::Invalid("amount must be greater than zero".to_string()));
     }
-    write_transaction(conn, Some(table_id), |conn| {
+    db.write(Some(table_id), move |conn| {
         if let Some((_, n)) = open_hand(conn, table_id)? {
-            return Err(AppError::Conflict(format!(
-                "hand {n} is in progress; add-ons only between hands"
-            )));
+            return Err(AppError::Conflict(format!("hand {n} is in progress; add-ons only between hands")));
         }
         let seating = seated(conn, table_id, seat)?;
         ledger::insert(
@@ -547,17 +457,15 @@ pub fn add_on(
             }],
         )
     })?;
-    get_table(conn, table_id)
+    get_table(&mut *db.conn()?, table_id)
 }
 
 /// Cash-out of the whole stack; the seat is free afterwards.
-pub fn cash_out(conn: &mut DbConnection, table_id: i64, seat: i32) -> Result<TableView, AppError> {
-    table_row(conn, table_id)?;
-    write_transaction(conn, Some(table_id), |conn| {
+pub fn cash_out(db: &Database, table_id: i64, seat: i32) -> Result<TableView, AppError> {
+    table_row(&mut *db.conn()?, table_id)?;
+    db.write(Some(table_id), move |conn| {
         if let Some((_, n)) = open_hand(conn, table_id)? {
-            return Err(AppError::Conflict(format!(
-                "hand {n} is in progress; cash out between hands"
-            )));
+            return Err(AppError::Conflict(format!("hand {n} is in progress; cash out between hands")));
         }
         let seating = seated(conn, table_id, seat)?;
         let stack = ledger::seating_balance(conn, seating)?;
@@ -570,5 +478,5 @@ pub fn cash_out(conn: &mut DbConnection, table_id: i64, seat: i32) -> Result<Tab
             }],
         )
     })?;
-    get_table(conn, table_id)
+    get_table(&mut *db.conn()?, table_id)
 }

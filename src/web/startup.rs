@@ -6,7 +6,7 @@ use actix_web::dev::Server;
 use actix_web::{error::InternalError, middleware, web, App, HttpServer, ResponseError};
 
 use super::routes::{self, hands, health, score, tables};
-use crate::db::{self, DbPool};
+use crate::db::{self, Database};
 use crate::error::AppError;
 
 /// Largest request body accepted (a showdown is well under 4 KiB).
@@ -27,12 +27,8 @@ impl Settings {
     pub fn from_env() -> Settings {
         Settings {
             bind_addr: std::env::var("BIND_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".to_string()),
-            database_url: std::env::var("DATABASE_URL")
-                .unwrap_or_else(|_| db::DEFAULT_DATABASE.to_string()),
-            pool_size: std::env::var("DATABASE_POOL_SIZE")
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(16),
+            database_url: std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_DATABASE.to_string()),
+            pool_size: std::env::var("DATABASE_POOL_SIZE").ok().and_then(|s| s.parse().ok()).unwrap_or(16),
         }
     }
 }
@@ -40,7 +36,7 @@ impl Settings {
 /// What every handler can reach. Nothing here holds state that matters
 /// between requests: several app servers can share one database.
 pub struct AppState {
-    pub pool: DbPool,
+    pub db: Database,
 }
 
 /// Registers every route; shared by the server and the tests.
@@ -64,38 +60,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         .route(web::get().to(tables::list_tables)),
                 )
                 .service(resource("/tables/{id}").route(web::get().to(tables::get_table)))
-                .service(
-                    resource("/tables/{id}/ruleset").route(web::put().to(tables::change_ruleset)),
-                )
+                .service(resource("/tables/{id}/ruleset").route(web::put().to(tables::change_ruleset)))
                 .service(resource("/tables/{id}/seats").route(web::post().to(tables::seat_player)))
-                .service(
-                    resource("/tables/{id}/seats/{seat}/add-on")
-                        .route(web::post().to(tables::add_on)),
-                )
-                .service(
-                    resource("/tables/{id}/seats/{seat}/cash-out")
-                        .route(web::post().to(tables::cash_out)),
-                )
+                .service(resource("/tables/{id}/seats/{seat}/add-on").route(web::post().to(tables::add_on)))
+                .service(resource("/tables/{id}/seats/{seat}/cash-out").route(web::post().to(tables::cash_out)))
                 .service(resource("/tables/{id}/ledger").route(web::get().to(tables::table_ledger)))
                 .service(resource("/tables/{id}/hands").route(web::post().to(hands::start_hand)))
-                .service(
-                    resource("/tables/{id}/hands/{number}").route(web::get().to(hands::get_hand)),
-                )
-                .service(
-                    resource("/tables/{id}/hands/{number}/preview")
-                        .route(web::post().to(hands::preview)),
-                )
-                .service(
-                    resource("/tables/{id}/hands/{number}/commit")
-                        .route(web::post().to(hands::commit)),
-                )
-                .service(
-                    resource("/tables/{id}/hands/{number}/void").route(web::post().to(hands::void)),
-                )
-                .service(
-                    resource("/tables/{id}/hands/{number}/rescore")
-                        .route(web::get().to(hands::rescore)),
-                ),
+                .service(resource("/tables/{id}/hands/{number}").route(web::get().to(hands::get_hand)))
+                .service(resource("/tables/{id}/hands/{number}/preview").route(web::post().to(hands::preview)))
+                .service(resource("/tables/{id}/hands/{number}/commit").route(web::post().to(hands::commit)))
+                .service(resource("/tables/{id}/hands/{number}/void").route(web::post().to(hands::void)))
+                .service(resource("/tables/{id}/hands/{number}/rescore").route(web::get().to(hands::rescore))),
         );
 }
 
@@ -104,9 +79,9 @@ fn resource(path: &str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(routes::method_not_allowed))
 }
 
-/// Starts the service on `listener` with `pool`.
-pub fn run(listener: TcpListener, pool: DbPool) -> std::io::Result<Server> {
-    let state = web::Data::new(AppState { pool });
+/// Starts the service on `listener` with the database `db`.
+pub fn run(listener: TcpListener, db: Database) -> std::io::Result<Server> {
+    let state = web::Data::new(AppState { db });
     let server = HttpServer::new(move || {
         App::new()
             .wrap(middleware::Logger::default())

@@ -2,7 +2,7 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 
-use super::{json_body, ok_json, with_db};
+use super::{json_body, ok_json, with_database, with_db};
 use crate::db::hands;
 use crate::error::AppError;
 use crate::web::startup::AppState;
@@ -14,18 +14,13 @@ pub async fn start_hand(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let req: hands::StartHandRequest = json_body(payload).await?;
-    let hand = with_db(&state, move |c| hands::start_hand(c, id, &req)).await?;
+    let hand = with_database(&state, move |db| hands::start_hand(db, id, &req)).await?;
     Ok(HttpResponse::Created().json(hand))
 }
 
-pub async fn get_hand(
-    state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
-) -> Result<HttpResponse, AppError> {
+pub async fn get_hand(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
-    Ok(ok_json(
-        &with_db(&state, move |c| hands::get_hand(c, id, number)).await?,
-    ))
+    Ok(ok_json(&with_db(&state, move |c| hands::get_hand(c, id, number)).await?))
 }
 
 pub async fn preview(
@@ -35,9 +30,7 @@ pub async fn preview(
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
     let req: hands::ShowdownRequest = json_body(payload).await?;
-    Ok(ok_json(
-        &with_db(&state, move |c| hands::preview(c, id, number, &req)).await?,
-    ))
+    Ok(ok_json(&with_db(&state, move |c| hands::preview(c, id, number, &req)).await?))
 }
 
 /// `Idempotency-Key` makes a retried commit answer the first result.
@@ -51,28 +44,16 @@ pub async fn commit(
     let key = match request.headers().get("Idempotency-Key") {
         None => None,
         Some(v) => {
-            let key = v.to_str().map_err(|_| {
-                AppError::BadRequest("Idempotency-Key must be ASCII text".to_string())
-            })?;
+            let key = v.to_str().map_err(|_| AppError::BadRequest("Idempotency-Key must be ASCII text".to_string()))?;
             if key.is_empty() || key.len() > 200 {
-                return Err(AppError::BadRequest(
-                    "Idempotency-Key must be 1 to 200 characters".to_string(),
-                ));
+                return Err(AppError::BadRequest("Idempotency-Key must be 1 to 200 characters".to_string()));
             }
             Some(key.to_string())
         }
     };
     let req: hands::ShowdownRequest = json_body(payload).await?;
-    let outcome = with_db(&state, move |c| {
-        hands::commit(c, id, number, &req, key.as_deref())
-    })
-    .await?;
-    Ok(if outcome.created {
-        HttpResponse::Created()
-    } else {
-        HttpResponse::Ok()
-    }
-    .json(outcome))
+    let outcome = with_database(&state, move |db| hands::commit(db, id, number, &req, key.as_deref())).await?;
+    Ok(if outcome.created { HttpResponse::Created() } else { HttpResponse::Ok() }.json(outcome))
 }
 
 pub async fn void(
@@ -82,17 +63,10 @@ pub async fn void(
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
     let req: hands::VoidRequest = json_body(payload).await?;
-    Ok(ok_json(
-        &with_db(&state, move |c| hands::void(c, id, number, &req)).await?,
-    ))
+    Ok(ok_json(&with_database(&state, move |db| hands::void(db, id, number, &req)).await?))
 }
 
-pub async fn rescore(
-    state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
-) -> Result<HttpResponse, AppError> {
+pub async fn rescore(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
-    Ok(ok_json(
-        &with_db(&state, move |c| hands::rescore(c, id, number)).await?,
-    ))
+    Ok(ok_json(&with_db(&state, move |c| hands::rescore(c, id, number)).await?))
 }

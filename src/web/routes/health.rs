@@ -12,9 +12,6 @@ pub async fn healthz() -> HttpResponse {
 
 /// `GET /readyz`: the database answers.
 pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    with_db(&state, |conn| {
-        conn.batch_execute("SELECT 1").map_err(AppError::from)
-    })
-    .await?;
+    with_db(&state, |conn| conn.batch_execute("SELECT 1").map_err(AppError::from)).await?;
     Ok(HttpResponse::Ok().json(serde_json::json!({ "status": "ready" })))
 }

@@ -8,17 +8,14 @@ use crate::error::AppError;
 /// result or 422 with `{"error": ...}`. Writes nothing.
 pub async fn score_showdown(payload: web::Payload) -> Result<HttpResponse, AppError> {
     let body = read_body(payload).await?;
-    let text = std::str::from_utf8(&body)
-        .map_err(|e| AppError::Invalid(format!("the body is not UTF-8 text: {e}")))?;
+    let text = std::str::from_utf8(&body).map_err(|e| AppError::Invalid(format!("the body is not UTF-8 text: {e}")))?;
     let result = engine::score_json(text).map_err(|e| AppError::Invalid(e.to_string()))?;
     Ok(HttpResponse::Ok().json(result))
 }
 
 /// `GET /api/v1/presets`: every preset by name with its summary.
 pub async fn list_presets() -> HttpResponse {
-    let presets: Vec<_> = engine::PRESETS
-        .iter()
-        .map(|r| serde_json::json!({ "name": r.name, "summary": r.summary }))
-        .collect();
+    let presets: Vec<_> =
+        engine::PRESETS.iter().map(|r| serde_json::json!({ "name": r.name, "summary": r.summary })).collect();
     HttpResponse::Ok().json(presets)
 }

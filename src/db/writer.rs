@@ -1,0 +1,115 @@
+//! Group commit for SQLite. SQLite has one writer, and a durable commit
+//! (`synchronous = FULL`) costs an fsync. One writer thread owns the write
+//! connection; write transactions queue for it, and whatever has queued while
+//! the previous batch was being synced goes into the next transaction, each
+//! request in its own savepoint (a failing request rolls back only itself).
+//! A request's answer is sent only after its batch's COMMIT returned, so
+//! nothing is acknowledged before it is on disk.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
+use std::sync::Mutex;
+
+use diesel::connection::SimpleConnection;
+use diesel::sqlite::SqliteConnection;
+use diesel::Connection;
+
+use super::DbConnection;
+use crate::error::AppError;
+
+/// Sends a request's answer once its batch is committed (or not).
+type Deliver = Box<dyn FnOnce(Result<(), AppError>) + Send>;
+/// Runs a request inside the open transaction.
+type Job = Box<dyn FnOnce(&mut DbConnection) -> Deliver + Send>;
+
+/// Most requests in one transaction.
+const MAX_BATCH: usize = 64;
+
+pub struct GroupWriter {
+    jobs: Mutex<mpsc::Sender<Job>>,
+}
+
+pub const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 15000; PRAGMA journal_mode = WAL; \
+     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;";
+
+impl GroupWriter {
+    /// Opens the write connection on `path` and starts the writer thread.
+    pub fn start(path: &str) -> Result<GroupWriter, AppError> {
+        let mut conn = SqliteConnection::establish(path)
+            .map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;
+        conn.batch_execute(SQLITE_PRAGMAS)?;
+        let mut conn = DbConnection::Sqlite(conn);
+        let (sender, receiver) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("sqlite-writer".to_string())
+            .spawn(move || {
+                while let Ok(first) = receiver.recv() {
+                    let mut batch = vec![first];
+                    while batch.len() < MAX_BATCH {
+                        match receiver.try_recv() {
+                            Ok(job) => batch.push(job),
+                            Err(_) => break,
+                        }
+                    }
+                    run_batch(&mut conn, batch);
+                }
+            })
+            .map_err(|e| AppError::Internal(format!("cannot start the writer thread: {e}")))?;
+        Ok(GroupWriter { jobs: Mutex::new(sender) })
+    }
+
+    /// Runs `f` in the next write transaction and waits until it is durable.
+    pub fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut DbConnection) -> Result<T, AppError> + Send + 'static,
+    ) -> Result<T, AppError> {
+        let (answer, wait) = mpsc::channel::<Result<T, AppError>>();
+        let job: Job = Box::new(move |conn: &mut DbConnection| {
+            let outcome = conn.batch_execute("SAVEPOINT request").map_err(AppError::from).and_then(|()| {
+                match catch_unwind(AssertUnwindSafe(|| f(conn))) {
+                    Ok(result) => result,
+                    Err(_) => Err(AppError::Internal("a write request panicked".to_string())),
+                }
+            });
+            let closed = match outcome {
+                Ok(_) => conn.batch_execute("RELEASE request"),
+                Err(_) => conn.batch_execute("ROLLBACK TO request; RELEASE request"),
+            };
+            let outcome = match closed {
+                Ok(()) => outcome,
+                Err(e) => Err(AppError::from(e)),
+            };
+            Box::new(move |committed: Result<(), AppError>| {
+                let _ = answer.send(committed.and(outcome));
+            })
+        });
+        self.jobs
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .send(job)
+            .map_err(|_| AppError::Unavailable("the database writer has stopped".to_string()))?;
+        wait.recv()
+            .map_err(|_| AppError::Unavailable("the database could not take the write; try again".to_string()))?
+    }
+}
+
+fn run_batch(conn: &mut DbConnection, batch: Vec<Job>) {
+    if let Err(e) = conn.batch_execute("BEGIN IMMEDIATE") {
+        // Not run: dropping a job closes its answer channel, and its request
+        // answers 503 (the database is unavailable).
+        log::error!("cannot begin a write transaction: {e}");
+        drop(batch);
+        return;
+    }
+    let delivers: Vec<Deliver> = batch.into_iter().map(|job| job(conn)).collect();
+    let committed = conn.batch_execute("COMMIT").map_err(|e| {
+        let _ = conn.batch_execute("ROLLBACK");
+        AppError::Unavailable(format!("the commit failed: {e}"))
+    });
+    for deliver in delivers {
+        deliver(match &committed {
+            Ok(()) => Ok(()),
+            Err(e) => Err(AppError::Unavailable(e.to_string())),
+        });
+    }
+}
