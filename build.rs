@@ -14,9 +14,7 @@ use std::path::PathBuf;
 
 /// Rank keys whose sums over any five ranks (each used at most four times) are
 /// all distinct: greedy smallest choice, checked below.
-const RANK_KEYS: [u32; 13] = [
-    0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415,
-];
+const RANK_KEYS: [u32; 13] = [0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415];
 /// Rows of the perfect hash: `key >> PERF_SHIFT` selects an offset.
 const PERF_SHIFT: u32 = 9;
 
@@ -54,11 +52,8 @@ fn straight_top(distinct_desc: &[u8]) -> Option<u8> {
 /// Classifies five ranks (counts per rank) as a non-flush hand.
 fn classify(counts: &[u8; 13], flush: bool) -> Class {
     // groups sorted by (count desc, rank desc)
-    let mut groups: Vec<(u8, u8)> = (0..13u8)
-        .rev()
-        .filter(|&r| counts[r as usize] > 0)
-        .map(|r| (counts[r as usize], r))
-        .collect();
+    let mut groups: Vec<(u8, u8)> =
+        (0..13u8).rev().filter(|&r| counts[r as usize] > 0).map(|r| (counts[r as usize], r)).collect();
     groups.sort_by(|a, b| b.cmp(a));
     let ranks: Vec<u8> = groups.iter().map(|g| g.1).collect();
     let shape: Vec<u8> = groups.iter().map(|g| g.0).collect();
@@ -145,11 +140,7 @@ fn main() {
     let mut keys: Vec<u32> = nonflush.iter().map(|e| e.0).collect();
     keys.sort_unstable();
     keys.dedup();
-    assert_eq!(
-        keys.len(),
-        nonflush.len(),
-        "rank keys must give distinct sums"
-    );
+    assert_eq!(keys.len(), nonflush.len(), "rank keys must give distinct sums");
     let max_key = *keys.last().unwrap();
     let rows = (max_key >> PERF_SHIFT) as usize + 1;
     let mut by_row: Vec<Vec<(u32, u16)>> = vec![Vec::new(); rows];
@@ -165,10 +156,7 @@ fn main() {
             continue;
         }
         let mut base = 0usize;
-        while by_row[row]
-            .iter()
-            .any(|&(low, _)| table[base + low as usize].is_some())
-        {
+        while by_row[row].iter().any(|&(low, _)| table[base + low as usize].is_some()) {
             base += 1;
         }
         for &(low, s) in &by_row[row] {

@@ -34,10 +34,7 @@ fn random_hands<const N: usize>(count: usize) -> Vec<[u8; N]> {
 
 fn five_card(c: &mut Criterion) {
     let indexes = random_hands::<5>(HANDS);
-    let ours: Vec<[Card; 5]> = indexes
-        .iter()
-        .map(|h| h.map(|i| Card::from_index(i).unwrap()))
-        .collect();
+    let ours: Vec<[Card; 5]> = indexes.iter().map(|h| h.map(|i| Card::from_index(i).unwrap())).collect();
     let mut group = c.benchmark_group("eval5");
     group.throughput(Throughput::Elements(HANDS as u64));
     group.sample_size(20);
@@ -69,10 +66,8 @@ fn five_card(c: &mut Criterion) {
 }
 
 fn three_card(c: &mut Criterion) {
-    let ours: Vec<[Card; 3]> = random_hands::<3>(HANDS)
-        .iter()
-        .map(|h| h.map(|i| Card::from_index(i).unwrap()))
-        .collect();
+    let ours: Vec<[Card; 3]> =
+        random_hands::<3>(HANDS).iter().map(|h| h.map(|i| Card::from_index(i).unwrap())).collect();
     let mut group = c.benchmark_group("eval3");
     group.throughput(Throughput::Elements(HANDS as u64));
     group.sample_size(20);

@@ -79,16 +79,9 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 fn commits(base: &str, tables: usize, seconds: u64) {
     let agent = new_agent();
     let api = format!("{base}/api/v1");
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis();
-    let (status, pool) = call(
-        &agent,
-        "POST",
-        &format!("{api}/pools"),
-        Some(&json!({"name": format!("load {stamp}"), "seed": "1000"})),
-    );
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis();
+    let (status, pool) =
+        call(&agent, "POST", &format!("{api}/pools"), Some(&json!({"name": format!("load {stamp}"), "seed": "1000"})));
     assert_eq!(status, 201, "create pool: {pool}");
     let pool_id = pool["id"].as_i64().unwrap();
     let mut table_ids = Vec::new();
@@ -97,10 +90,8 @@ fn commits(base: &str, tables: usize, seconds: u64) {
             &agent,
             "POST",
             &format!("{api}/tables"),
-            Some(
-                &json!({"name": format!("load {stamp} #{t}"), "preset": "hawaiian-gardens", "unit": "1",
-                         "rake_per_seat": "0.50", "jackpot_part": "0.10", "pool_id": pool_id}),
-            ),
+            Some(&json!({"name": format!("load {stamp} #{t}"), "preset": "hawaiian-gardens", "unit": "1",
+                         "rake_per_seat": "0.50", "jackpot_part": "0.10", "pool_id": pool_id})),
         );
         assert_eq!(status, 201, "create table: {table}");
         let id = table["id"].as_i64().unwrap();
@@ -131,8 +122,7 @@ fn commits(base: &str, tables: usize, seconds: u64) {
                 let mut acknowledged = Vec::new();
                 let mut errors = 0usize;
                 while !stop.load(Ordering::Relaxed) && acknowledged.len() < MAX_HANDS_PER_TABLE {
-                    let (status, hand) =
-                        call(&agent, "POST", &format!("{api}/tables/{table}/hands"), None);
+                    let (status, hand) = call(&agent, "POST", &format!("{api}/tables/{table}/hands"), None);
                     if status != 201 {
                         errors += 1;
                         eprintln!("table {table}: start hand {status}: {hand}");
@@ -140,20 +130,12 @@ fn commits(base: &str, tables: usize, seconds: u64) {
                         continue;
                     }
                     let number = hand["number"].as_i64().unwrap();
-                    let seats: Vec<i64> = hand["seats"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|s| s["seat"].as_i64().unwrap())
-                        .collect();
+                    let seats: Vec<i64> =
+                        hand["seats"].as_array().unwrap().iter().map(|s| s["seat"].as_i64().unwrap()).collect();
                     let showdown = random_showdown(&mut rng, &seats);
                     let t0 = Instant::now();
-                    let (status, body) = call(
-                        &agent,
-                        "POST",
-                        &format!("{api}/tables/{table}/hands/{number}/commit"),
-                        Some(&showdown),
-                    );
+                    let (status, body) =
+                        call(&agent, "POST", &format!("{api}/tables/{table}/hands/{number}/commit"), Some(&showdown));
                     latencies.push(t0.elapsed());
                     if status == 201 {
                         acknowledged.push(number);
@@ -190,18 +172,10 @@ fn commits(base: &str, tables: usize, seconds: u64) {
         let (_, view) = call(&agent, "GET", &format!("{api}/tables/{table}"), None);
         let last = view["hand_number"].as_i64().unwrap_or(0);
         for number in acknowledged {
-            let (status, hand) = call(
-                &agent,
-                "GET",
-                &format!("{api}/tables/{table}/hands/{number}"),
-                None,
-            );
+            let (status, hand) = call(&agent, "GET", &format!("{api}/tables/{table}/hands/{number}"), None);
             if status != 200 || hand["status"] != "committed" {
                 problems += 1;
-                eprintln!(
-                    "table {table} hand {number} acknowledged but {status} {}",
-                    hand["status"]
-                );
+                eprintln!("table {table} hand {number} acknowledged but {status} {}", hand["status"]);
             }
         }
         let mut unique = acknowledged.clone();
@@ -226,10 +200,7 @@ fn commits(base: &str, tables: usize, seconds: u64) {
                 .sum();
             if from_ledger != cents(&seat["stack"]) {
                 problems += 1;
-                eprintln!(
-                    "table {table} seat {}: stack {} but ledger {}",
-                    seat["seat"], seat["stack"], from_ledger
-                );
+                eprintln!("table {table} seat {}: stack {} but ledger {}", seat["seat"], seat["stack"], from_ledger);
             }
         }
         contributions += ledger
@@ -241,10 +212,7 @@ fn commits(base: &str, tables: usize, seconds: u64) {
             .sum::<i64>();
     }
     let (_, pool) = call(&agent, "GET", &format!("{api}/pools/{pool_id}"), None);
-    println!(
-        "pool balance {} after {} contributions (cents) from {committed} hands",
-        pool["balance"], contributions
-    );
+    println!("pool balance {} after {} contributions (cents) from {committed} hands", pool["balance"], contributions);
     println!("verification: {} problems", problems);
     if problems > 0 || errors > 0 {
         std::process::exit(1);
@@ -268,11 +236,7 @@ fn score(base: &str, threads: usize, seconds: u64) {
                 let text = body.to_string();
                 let (mut ok, mut failed) = (0usize, 0usize);
                 while !stop.load(Ordering::Relaxed) && ok < 10_000_000 {
-                    match agent
-                        .post(&url)
-                        .header("Content-Type", "application/json")
-                        .send(&text)
-                    {
+                    match agent.post(&url).header("Content-Type", "application/json").send(&text) {
                         Ok(r) if r.status() == 200 => ok += 1,
                         _ => failed += 1,
                     }
@@ -284,15 +248,9 @@ fn score(base: &str, threads: usize, seconds: u64) {
     let started = Instant::now();
     std::thread::sleep(Duration::from_secs(seconds));
     stop.store(true, Ordering::Relaxed);
-    let (ok, failed) = workers
-        .into_iter()
-        .map(|w| w.join().unwrap())
-        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    let (ok, failed) = workers.into_iter().map(|w| w.join().unwrap()).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     let elapsed = started.elapsed().as_secs_f64();
-    println!(
-        "{ok} scored in {elapsed:.1} s: {:.0} requests/s; {failed} failed",
-        ok as f64 / elapsed
-    );
+    println!("{ok} scored in {elapsed:.1} s: {:.0} requests/s; {failed} failed", ok as f64 / elapsed);
 }
 
 fn main() {

@@ -33,10 +33,7 @@ impl From<diesel::result::Error> for AppError {
                 AppError::Conflict(format!("already exists: {}", info.message()))
             }
             Error::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
-                AppError::Unavailable(format!(
-                    "the database connection closed: {}",
-                    info.message()
-                ))
+                AppError::Unavailable(format!("the database connection closed: {}", info.message()))
             }
             Error::DatabaseError(_, info) if info.message().contains("database is locked") => {
                 AppError::Unavailable("the database is busy; try again".to_string())

@@ -11,6 +11,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Set 13 cards by the house way, list their specials and explain a
+    /// foul: 13 cards or `front / middle / back` (or JSON) on standard input.
+    Analyse {
+        /// The preset (default hawaiian-gardens).
+        #[arg(long)]
+        ruleset: Option<String>,
+    },
     /// Run the service (the default): `BIND_ADDR`, default 127.0.0.1:8080.
     Serve,
     /// Score showdowns (CONTRACT.md): one JSON showdown on standard input, or
@@ -32,11 +39,7 @@ fn serve() -> io::Result<i32> {
             return Ok(1);
         }
     };
-    let backend = if pitboss::db::is_postgres(&settings.database_url) {
-        "PostgreSQL"
-    } else {
-        "SQLite"
-    };
+    let backend = if pitboss::db::is_postgres(&settings.database_url) { "PostgreSQL" } else { "SQLite" };
     log::info!("database: {backend}, migrations applied");
     let listener = std::net::TcpListener::bind(&settings.bind_addr)?;
     log::info!("pitboss listening on http://{}", listener.local_addr()?);
@@ -50,8 +53,9 @@ fn main() {
         Some(Command::Score { jsonl: false }) => {
             pitboss::cli::score_one(io::stdin().lock(), io::stdout().lock(), io::stderr().lock())
         }
-        Some(Command::Score { jsonl: true }) => {
-            pitboss::cli::score_lines(io::stdin().lock(), io::stdout().lock())
+        Some(Command::Score { jsonl: true }) => pitboss::cli::score_lines(io::stdin().lock(), io::stdout().lock()),
+        Some(Command::Analyse { ruleset }) => {
+            pitboss::cli::analyse(io::stdin().lock(), ruleset, io::stdout().lock(), io::stderr().lock())
         }
         Some(Command::Serve) | None => serve(),
     };

@@ -21,12 +21,7 @@ fn pitboss(args: &[&str], input: &str) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("pitboss starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .expect("pitboss reads its input");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).expect("pitboss reads its input");
     let out = child.wait_with_output().expect("pitboss finishes");
     Run {
         code: out.status.code().expect("pitboss exits with a code"),
@@ -57,10 +52,7 @@ fn duplicated_card() -> Value {
 /// Checks a scored result: the pair's main units and seat 1's end stack.
 fn assert_sweep_result(result: &Value) {
     assert_eq!(result["ruleset"], "hawaiian-gardens");
-    assert_eq!(
-        result["pairs"],
-        json!([{"seats": [1, 2], "special_units": 0, "main_units": 6}])
-    );
+    assert_eq!(result["pairs"], json!([{"seats": [1, 2], "special_units": 0, "main_units": 6}]));
     assert_eq!(result["seats"][0]["stack_end"], "46");
     assert_eq!(result["seats"][1]["stack_end"], "34");
 }
@@ -90,18 +82,9 @@ fn assert_refused(run: &Run, parts: &[&str]) {
     assert_eq!(run.code, 2, "stderr: {}", run.stderr);
     assert_eq!(run.stdout, "", "nothing on standard output");
     let lines: Vec<&str> = run.stderr.lines().collect();
-    assert_eq!(
-        lines.len(),
-        1,
-        "one line on standard error: {:?}",
-        run.stderr
-    );
+    assert_eq!(lines.len(), 1, "one line on standard error: {:?}", run.stderr);
     for part in parts {
-        assert!(
-            lines[0].contains(part),
-            "{:?} should name {part:?}",
-            lines[0]
-        );
+        assert!(lines[0].contains(part), "{:?} should name {part:?}", lines[0]);
     }
 }
 
@@ -149,12 +132,7 @@ fn jsonl_scores_every_line_and_reports_a_bad_one_in_place() {
     let run = pitboss(&["score", "--jsonl"], &input);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
-    assert_eq!(
-        lines.len(),
-        3,
-        "one output line per input line: {:?}",
-        run.stdout
-    );
+    assert_eq!(lines.len(), 3, "one output line per input line: {:?}", run.stdout);
 
     let first: Value = serde_json::from_str(lines[0]).unwrap();
     assert_sweep_result(&first);
@@ -174,20 +152,12 @@ fn jsonl_scores_every_line_and_reports_a_bad_one_in_place() {
 #[test]
 fn jsonl_keeps_one_output_line_per_input_line() {
     let good = sweep().to_string();
-    let lines = [
-        "not json".to_string(),
-        good.clone(),
-        duplicated_card().to_string(),
-        "{\"seats\": []}".to_string(),
-        good,
-    ];
+    let lines =
+        ["not json".to_string(), good.clone(), duplicated_card().to_string(), "{\"seats\": []}".to_string(), good];
     let run = pitboss(&["score", "--jsonl"], &(lines.join("\n") + "\n"));
     assert_eq!(run.code, 0);
-    let out: Vec<Value> = run
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every output line is JSON"))
-        .collect();
+    let out: Vec<Value> =
+        run.stdout.lines().map(|l| serde_json::from_str(l).expect("every output line is JSON")).collect();
     assert_eq!(out.len(), lines.len());
     let is_error: Vec<bool> = out.iter().map(|v| v.get("error").is_some()).collect();
     assert_eq!(is_error, vec![true, false, true, true, false]);

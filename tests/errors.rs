@@ -53,10 +53,7 @@ fn refused(showdown: &Value) -> ShowdownError {
 fn assert_names(e: &ShowdownError, parts: &[&str]) {
     let message = e.to_string();
     for part in parts {
-        assert!(
-            message.contains(part),
-            "the message {message:?} should name {part:?}"
-        );
+        assert!(message.contains(part), "the message {message:?} should name {part:?}");
     }
 }
 
@@ -69,10 +66,7 @@ fn the_valid_showdown_used_here_scores() {
 fn a_card_twice_in_one_seat() {
     let e = refused(&showdown(
         "hawaiian-gardens",
-        vec![
-            seat(1, ["Ks Kh 2c", "Qs Qh Qd 3c 4d", "9h 8h 6h Ks 3h"]),
-            seat(2, WEAK),
-        ],
+        vec![seat(1, ["Ks Kh 2c", "Qs Qh Qd 3c 4d", "9h 8h 6h Ks 3h"]), seat(2, WEAK)],
     ));
     assert!(matches!(e, ShowdownError::DuplicateCard { .. }), "{e:?}");
     assert_names(&e, &["Ks", "seat 1 front", "seat 1 back"]);
@@ -82,10 +76,7 @@ fn a_card_twice_in_one_seat() {
 fn a_card_in_two_seats() {
     let e = refused(&showdown(
         "hawaiian-gardens",
-        vec![
-            seat(1, STRONG),
-            seat(2, ["Jd Tc 8c", "7s 7d 2d 4c 5c", "9s 9d Td 9h 2s"]),
-        ],
+        vec![seat(1, STRONG), seat(2, ["Jd Tc 8c", "7s 7d 2d 4c 5c", "9s 9d Td 9h 2s"])],
     ));
     assert!(matches!(e, ShowdownError::DuplicateCard { .. }), "{e:?}");
     assert_names(&e, &["9h", "seat 1 back", "seat 2 back"]);
@@ -95,10 +86,7 @@ fn a_card_in_two_seats() {
 fn a_card_twice_whatever_its_notation() {
     let e = refused(&showdown(
         "hawaiian-gardens",
-        vec![
-            seat(1, STRONG),
-            seat(2, ["Jd Tc 8c", "7s 7d 2d 4c 5c", "9s 9d Td K♠ 2s"]),
-        ],
+        vec![seat(1, STRONG), seat(2, ["Jd Tc 8c", "7s 7d 2d 4c 5c", "9s 9d Td K♠ 2s"])],
     ));
     assert!(matches!(e, ShowdownError::DuplicateCard { .. }), "{e:?}");
     assert_names(&e, &["Ks", "seat 2 back"]);
@@ -108,14 +96,7 @@ fn a_card_twice_whatever_its_notation() {
 fn a_card_twice_among_loose_cards() {
     let e = refused(&showdown(
         "hawaiian-gardens",
-        vec![
-            seat(1, STRONG),
-            with(
-                loose(2, "2h 3s 4s 5s 6s 7h 8s 9c Ts Js Qc Kd Qs"),
-                "surrender",
-                true,
-            ),
-        ],
+        vec![seat(1, STRONG), with(loose(2, "2h 3s 4s 5s 6s 7h 8s 9c Ts Js Qc Kd Qs"), "surrender", true)],
     ));
     assert!(matches!(e, ShowdownError::DuplicateCard { .. }), "{e:?}");
     assert_names(&e, &["Qs", "seat 2 cards"]);
@@ -124,26 +105,17 @@ fn a_card_twice_among_loose_cards() {
 #[test]
 fn a_discard_that_a_seat_holds() {
     // A discard held by another seat.
-    let e = refused(&showdown(
-        "ofc-pineapple",
-        vec![with(seat(1, STRONG), "discards", "Ad 9s"), seat(2, WEAK)],
-    ));
+    let e = refused(&showdown("ofc-pineapple", vec![with(seat(1, STRONG), "discards", "Ad 9s"), seat(2, WEAK)]));
     assert!(matches!(e, ShowdownError::DuplicateCard { .. }), "{e:?}");
     assert_names(&e, &["9s", "seat 1 discards", "seat 2"]);
     // A discard held by the same seat.
-    let e = refused(&showdown(
-        "ofc-pineapple",
-        vec![with(seat(1, STRONG), "discards", "Ks"), seat(2, WEAK)],
-    ));
+    let e = refused(&showdown("ofc-pineapple", vec![with(seat(1, STRONG), "discards", "Ks"), seat(2, WEAK)]));
     assert!(matches!(e, ShowdownError::DuplicateCard { .. }), "{e:?}");
     assert_names(&e, &["Ks", "discards"]);
     // Two seats discarding the same card.
     let e = refused(&showdown(
         "ofc-pineapple",
-        vec![
-            with(seat(1, STRONG), "discards", "Ad"),
-            with(seat(2, WEAK), "discards", "Ad"),
-        ],
+        vec![with(seat(1, STRONG), "discards", "Ad"), with(seat(2, WEAK), "discards", "Ad")],
     ));
     assert!(matches!(e, ShowdownError::DuplicateCard { .. }), "{e:?}");
     assert_names(&e, &["Ad", "seat 1 discards", "seat 2 discards"]);
@@ -152,43 +124,18 @@ fn a_discard_that_a_seat_holds() {
 #[test]
 fn a_row_with_the_wrong_number_of_cards() {
     for (rows, row, found, needed) in [
-        (
-            ["Ks Kh 2c 5c", "Qs Qh Qd 3c 4d", "9h 8h 6h 5h 3h"],
-            "front",
-            "4",
-            "3",
-        ),
-        (
-            ["Ks Kh 2c", "Qs Qh Qd 3c", "9h 8h 6h 5h 3h"],
-            "middle",
-            "4",
-            "5",
-        ),
-        (
-            ["Ks Kh 2c", "Qs Qh Qd 3c 4d", "9h 8h 6h 5h 3h Ac"],
-            "back",
-            "6",
-            "5",
-        ),
+        (["Ks Kh 2c 5c", "Qs Qh Qd 3c 4d", "9h 8h 6h 5h 3h"], "front", "4", "3"),
+        (["Ks Kh 2c", "Qs Qh Qd 3c", "9h 8h 6h 5h 3h"], "middle", "4", "5"),
+        (["Ks Kh 2c", "Qs Qh Qd 3c 4d", "9h 8h 6h 5h 3h Ac"], "back", "6", "5"),
     ] {
-        let e = refused(&showdown(
-            "hawaiian-gardens",
-            vec![seat(1, WEAK), seat(2, rows)],
-        ));
+        let e = refused(&showdown("hawaiian-gardens", vec![seat(1, WEAK), seat(2, rows)]));
         assert!(matches!(e, ShowdownError::CardCount { .. }), "{e:?}");
         assert_names(&e, &["seat 2", row, found, needed]);
     }
     // Twelve loose cards.
     let e = refused(&showdown(
         "hawaiian-gardens",
-        vec![
-            seat(1, STRONG),
-            with(
-                loose(2, "2h 3s 4s 5s 6s 7h 8s 9c Ts Js Qc Kd"),
-                "surrender",
-                true,
-            ),
-        ],
+        vec![seat(1, STRONG), with(loose(2, "2h 3s 4s 5s 6s 7h 8s 9c Ts Js Qc Kd"), "surrender", true)],
     ));
     assert!(matches!(e, ShowdownError::CardCount { .. }), "{e:?}");
     assert_names(&e, &["seat 2", "cards", "12", "13"]);
@@ -200,10 +147,7 @@ fn card_text_that_is_not_a_card() {
         let middle = format!("7s 7d {bad} 4c 5c");
         let e = refused(&showdown(
             "hawaiian-gardens",
-            vec![
-                seat(1, STRONG),
-                seat(2, ["Jd Tc 8c", &middle, "9s 9d Td Th 2s"]),
-            ],
+            vec![seat(1, STRONG), seat(2, ["Jd Tc 8c", &middle, "9s 9d Td Th 2s"])],
         ));
         assert!(matches!(e, ShowdownError::Card { .. }), "{bad}: {e:?}");
         assert_names(&e, &[bad, "seat 2", "middle"]);
@@ -216,10 +160,7 @@ fn an_unknown_preset() {
         let mut s = valid();
         s["ruleset"] = json!(name);
         let e = refused(&s);
-        assert!(
-            matches!(e, ShowdownError::UnknownPreset(_)),
-            "{name}: {e:?}"
-        );
+        assert!(matches!(e, ShowdownError::UnknownPreset(_)), "{name}: {e:?}");
         assert_names(&e, &[&format!("{name:?}")]);
     }
 }
@@ -228,14 +169,7 @@ fn an_unknown_preset() {
 fn a_seat_giving_both_rows_and_cards() {
     let e = refused(&showdown(
         "hawaiian-gardens",
-        vec![
-            seat(1, STRONG),
-            with(
-                seat(2, WEAK),
-                "cards",
-                "Jd Tc 8c 7s 7d 2d 4c 5c 9s 9d Td Th 2s",
-            ),
-        ],
+        vec![seat(1, STRONG), with(seat(2, WEAK), "cards", "Jd Tc 8c 7s 7d 2d 4c 5c 9s 9d Td Th 2s")],
     ));
     assert!(matches!(e, ShowdownError::RowsAndCards(2)), "{e:?}");
     assert_names(&e, &["seat 2"]);
@@ -243,23 +177,13 @@ fn a_seat_giving_both_rows_and_cards() {
 
 #[test]
 fn loose_cards_without_surrender_or_an_arrangement_free_claim() {
-    let e = refused(&showdown(
-        "hawaiian-gardens",
-        vec![seat(1, STRONG), loose(2, DRAGON)],
-    ));
+    let e = refused(&showdown("hawaiian-gardens", vec![seat(1, STRONG), loose(2, DRAGON)]));
     assert!(matches!(e, ShowdownError::LooseCards(2)), "{e:?}");
     assert_names(&e, &["seat 2"]);
     // three-straights depends on the rows: it cannot be claimed with loose cards.
     let e = refused(&showdown(
         "hawaiian-gardens",
-        vec![
-            seat(1, STRONG),
-            with(
-                loose(2, "2s 3d 4c 4h 5d 6s 7h 8c 8d 9c Ts Jd Qc"),
-                "claim",
-                "three-straights",
-            ),
-        ],
+        vec![seat(1, STRONG), with(loose(2, "2s 3d 4c 4h 5d 6s 7h 8c 8d 9c Ts Jd Qc"), "claim", "three-straights")],
     ));
     assert!(matches!(e, ShowdownError::LooseCards(2)), "{e:?}");
     assert_names(&e, &["seat 2"]);
@@ -267,39 +191,23 @@ fn loose_cards_without_surrender_or_an_arrangement_free_claim() {
 
 #[test]
 fn a_seat_with_missing_rows_or_no_cards() {
-    let e = refused(&showdown(
-        "hawaiian-gardens",
-        vec![seat(1, STRONG), without(seat(2, WEAK), "back")],
-    ));
+    let e = refused(&showdown("hawaiian-gardens", vec![seat(1, STRONG), without(seat(2, WEAK), "back")]));
     assert!(matches!(e, ShowdownError::MissingRow { .. }), "{e:?}");
     assert_names(&e, &["seat 2", "back"]);
-    let e = refused(&showdown(
-        "hawaiian-gardens",
-        vec![seat(1, STRONG), json!({"seat": 2, "stack": "100"})],
-    ));
+    let e = refused(&showdown("hawaiian-gardens", vec![seat(1, STRONG), json!({"seat": 2, "stack": "100"})]));
     assert!(matches!(e, ShowdownError::NoCards(2)), "{e:?}");
     assert_names(&e, &["seat 2"]);
 }
 
 #[test]
 fn a_claim_the_cards_do_not_make() {
-    let e = refused(&showdown(
-        "hawaiian-gardens",
-        vec![seat(1, STRONG), with(seat(2, WEAK), "claim", "dragon")],
-    ));
+    let e = refused(&showdown("hawaiian-gardens", vec![seat(1, STRONG), with(seat(2, WEAK), "claim", "dragon")]));
     assert!(matches!(e, ShowdownError::ClaimNotMade { .. }), "{e:?}");
     assert_names(&e, &["seat 2", "dragon"]);
     // Loose cards that are no dragon.
     let e = refused(&showdown(
         "hawaiian-gardens",
-        vec![
-            seat(1, STRONG),
-            with(
-                loose(2, "2h 3s 4s 5s 6s 7h 8s 9c Ts Js Qc Kd Kc"),
-                "claim",
-                "dragon",
-            ),
-        ],
+        vec![seat(1, STRONG), with(loose(2, "2h 3s 4s 5s 6s 7h 8s 9c Ts Js Qc Kd Kc"), "claim", "dragon")],
     ));
     assert!(matches!(e, ShowdownError::ClaimNotMade { .. }), "{e:?}");
     assert_names(&e, &["seat 2", "dragon"]);
@@ -307,10 +215,7 @@ fn a_claim_the_cards_do_not_make() {
 
 #[test]
 fn a_claim_of_best_with_no_special() {
-    let e = refused(&showdown(
-        "hawaiian-gardens",
-        vec![seat(1, STRONG), with(seat(2, WEAK), "claim", "best")],
-    ));
+    let e = refused(&showdown("hawaiian-gardens", vec![seat(1, STRONG), with(seat(2, WEAK), "claim", "best")]));
     assert!(matches!(e, ShowdownError::ClaimNotMade { .. }), "{e:?}");
     assert_names(&e, &["seat 2", "best"]);
 }
@@ -322,11 +227,7 @@ fn a_claim_of_three_straights_the_rows_do_not_show() {
         "hawaiian-gardens",
         vec![
             seat(1, STRONG),
-            with(
-                seat(2, ["2s 3d 4c", "4h 5d 6s 7h 9c", "8c 8d Ts Jd Qc"]),
-                "claim",
-                "three-straights",
-            ),
+            with(seat(2, ["2s 3d 4c", "4h 5d 6s 7h 9c", "8c 8d Ts Jd Qc"]), "claim", "three-straights"),
         ],
     ));
     assert!(matches!(e, ShowdownError::ClaimNotMade { .. }), "{e:?}");
@@ -337,10 +238,7 @@ fn a_claim_of_three_straights_the_rows_do_not_show() {
 fn a_claim_and_a_surrender_together() {
     let e = refused(&showdown(
         "hawaiian-gardens",
-        vec![
-            seat(1, STRONG),
-            with(with(loose(2, DRAGON), "claim", "dragon"), "surrender", true),
-        ],
+        vec![seat(1, STRONG), with(with(loose(2, DRAGON), "claim", "dragon"), "surrender", true)],
     ));
     assert!(matches!(e, ShowdownError::ClaimAndSurrender(2)), "{e:?}");
     assert_names(&e, &["seat 2"]);
@@ -348,23 +246,12 @@ fn a_claim_and_a_surrender_together() {
 
 #[test]
 fn an_unknown_special_name() {
-    let e = refused(&showdown(
-        "hawaiian-gardens",
-        vec![
-            seat(1, STRONG),
-            with(loose(2, DRAGON), "claim", "golden-dragon"),
-        ],
-    ));
+    let e =
+        refused(&showdown("hawaiian-gardens", vec![seat(1, STRONG), with(loose(2, DRAGON), "claim", "golden-dragon")]));
     assert!(matches!(e, ShowdownError::UnknownSpecial { .. }), "{e:?}");
     assert_names(&e, &["seat 2", "golden-dragon", "hawaiian-gardens"]);
     // A special of another preset.
-    let e = refused(&showdown(
-        "typical",
-        vec![
-            seat(1, STRONG),
-            with(loose(2, DRAGON), "claim", "twelve-one-color"),
-        ],
-    ));
+    let e = refused(&showdown("typical", vec![seat(1, STRONG), with(loose(2, DRAGON), "claim", "twelve-one-color")]));
     assert!(matches!(e, ShowdownError::UnknownSpecial { .. }), "{e:?}");
     assert_names(&e, &["seat 2", "twelve-one-color", "typical"]);
 }
@@ -372,14 +259,8 @@ fn an_unknown_special_name() {
 #[test]
 fn discards_outside_ofc_pineapple() {
     for preset in ["hawaiian-gardens", "ofc", "simple"] {
-        let e = refused(&showdown(
-            preset,
-            vec![with(seat(1, STRONG), "discards", "Ad"), seat(2, WEAK)],
-        ));
-        assert!(
-            matches!(e, ShowdownError::DiscardsNotAllowed { .. }),
-            "{preset}: {e:?}"
-        );
+        let e = refused(&showdown(preset, vec![with(seat(1, STRONG), "discards", "Ad"), seat(2, WEAK)]));
+        assert!(matches!(e, ShowdownError::DiscardsNotAllowed { .. }), "{preset}: {e:?}");
         assert_names(&e, &["seat 1", "discards", preset]);
     }
 }
@@ -413,10 +294,7 @@ fn more_than_4_seats() {
 
 #[test]
 fn a_repeated_seat_number() {
-    let e = refused(&showdown(
-        "hawaiian-gardens",
-        vec![seat(1, STRONG), seat(2, WEAK), seat(1, MIDDLING)],
-    ));
+    let e = refused(&showdown("hawaiian-gardens", vec![seat(1, STRONG), seat(2, WEAK), seat(1, MIDDLING)]));
     assert!(matches!(e, ShowdownError::RepeatedSeat(1)), "{e:?}");
     assert_names(&e, &["seat 1"]);
 }
@@ -448,10 +326,7 @@ fn pair_units_naming_a_pair_twice() {
             {"seats": second, "unit": "10"},
         ]);
         let e = refused(&s);
-        assert!(
-            matches!(e, ShowdownError::PairUnits(_)),
-            "{second:?}: {e:?}"
-        );
+        assert!(matches!(e, ShowdownError::PairUnits(_)), "{second:?}: {e:?}");
         assert_names(&e, &["pair_units", "twice"]);
     }
     // A seat paired with itself is no pair.
@@ -465,21 +340,9 @@ fn pair_units_naming_a_pair_twice() {
 #[test]
 fn negative_money() {
     let cases: Vec<(&str, Value)> = vec![
-        (
-            "stack",
-            showdown(
-                "hawaiian-gardens",
-                vec![seat(1, STRONG), with(seat(2, WEAK), "stack", "-5")],
-            ),
-        ),
-        (
-            "unit",
-            json!({"unit": "-1", "seats": [seat(1, STRONG), seat(2, WEAK)]}),
-        ),
-        (
-            "rake",
-            json!({"rake": {"per_seat": "-0.50"}, "seats": [seat(1, STRONG), seat(2, WEAK)]}),
-        ),
+        ("stack", showdown("hawaiian-gardens", vec![seat(1, STRONG), with(seat(2, WEAK), "stack", "-5")])),
+        ("unit", json!({"unit": "-1", "seats": [seat(1, STRONG), seat(2, WEAK)]})),
+        ("rake", json!({"rake": {"per_seat": "-0.50"}, "seats": [seat(1, STRONG), seat(2, WEAK)]})),
         (
             "pair_units",
             json!({
@@ -487,13 +350,7 @@ fn negative_money() {
                 "seats": [seat(1, STRONG), seat(2, WEAK)],
             }),
         ),
-        (
-            "stack",
-            showdown(
-                "hawaiian-gardens",
-                vec![seat(1, STRONG), with(seat(2, WEAK), "stack", -5)],
-            ),
-        ),
+        ("stack", showdown("hawaiian-gardens", vec![seat(1, STRONG), with(seat(2, WEAK), "stack", -5)])),
     ];
     for (what, s) in cases {
         let e = refused(&s);
@@ -505,63 +362,28 @@ fn negative_money() {
 #[test]
 fn malformed_money() {
     let cases: Vec<(&str, &str, Value)> = vec![
-        (
-            "stack",
-            "abc",
-            showdown(
-                "hawaiian-gardens",
-                vec![seat(1, STRONG), with(seat(2, WEAK), "stack", "abc")],
-            ),
-        ),
-        (
-            "stack",
-            "12,50",
-            showdown(
-                "hawaiian-gardens",
-                vec![seat(1, STRONG), with(seat(2, WEAK), "stack", "12,50")],
-            ),
-        ),
-        (
-            "unit",
-            "1.2.3",
-            json!({"unit": "1.2.3", "seats": [seat(1, STRONG), seat(2, WEAK)]}),
-        ),
-        (
-            "rake",
-            "ten",
-            json!({"rake": {"per_seat": "ten"}, "seats": [seat(1, STRONG), seat(2, WEAK)]}),
-        ),
-        (
-            "rake",
-            "",
-            json!({"rake": {"per_seat": "1", "jackpot": ""}, "seats": [seat(1, STRONG), seat(2, WEAK)]}),
-        ),
+        ("stack", "abc", showdown("hawaiian-gardens", vec![seat(1, STRONG), with(seat(2, WEAK), "stack", "abc")])),
+        ("stack", "12,50", showdown("hawaiian-gardens", vec![seat(1, STRONG), with(seat(2, WEAK), "stack", "12,50")])),
+        ("unit", "1.2.3", json!({"unit": "1.2.3", "seats": [seat(1, STRONG), seat(2, WEAK)]})),
+        ("rake", "ten", json!({"rake": {"per_seat": "ten"}, "seats": [seat(1, STRONG), seat(2, WEAK)]})),
+        ("rake", "", json!({"rake": {"per_seat": "1", "jackpot": ""}, "seats": [seat(1, STRONG), seat(2, WEAK)]})),
     ];
     for (what, text, s) in cases {
         let e = refused(&s);
-        assert!(
-            matches!(e, ShowdownError::Money(_)),
-            "{what} {text:?}: {e:?}"
-        );
+        assert!(matches!(e, ShowdownError::Money(_)), "{what} {text:?}: {e:?}");
         assert_names(&e, &[what, &format!("\"{text}\"")]);
     }
 }
 
 #[test]
 fn money_of_the_wrong_json_type() {
-    let e = refused(&showdown(
-        "hawaiian-gardens",
-        vec![seat(1, STRONG), with(seat(2, WEAK), "stack", json!([40]))],
-    ));
+    let e = refused(&showdown("hawaiian-gardens", vec![seat(1, STRONG), with(seat(2, WEAK), "stack", json!([40]))]));
     assert!(matches!(e, ShowdownError::Json(_)), "{e:?}");
 }
 
 #[test]
 fn a_missing_stack() {
-    let e = refused(&showdown(
-        "hawaiian-gardens",
-        vec![seat(1, STRONG), without(seat(2, WEAK), "stack")],
-    ));
+    let e = refused(&showdown("hawaiian-gardens", vec![seat(1, STRONG), without(seat(2, WEAK), "stack")]));
     assert!(matches!(e, ShowdownError::MissingStack(2)), "{e:?}");
     assert_names(&e, &["seat 2", "stack"]);
 }
@@ -572,10 +394,7 @@ fn a_stack_smaller_than_the_rake() {
         "rake": {"per_seat": "0.50"},
         "seats": [seat(1, STRONG), with(seat(2, WEAK), "stack", "0.49")],
     }));
-    assert!(
-        matches!(e, ShowdownError::StackBelowRake { seat: 2, .. }),
-        "{e:?}"
-    );
+    assert!(matches!(e, ShowdownError::StackBelowRake { seat: 2, .. }), "{e:?}");
     assert_names(&e, &["seat 2", "0.49", "0.50"]);
 }
 
@@ -598,28 +417,15 @@ fn a_jackpot_part_larger_than_the_rake() {
 #[test]
 fn a_surrender_where_the_preset_has_none() {
     for preset in ["vietnamese", "malayan", "pool"] {
-        let e = refused(&showdown(
-            preset,
-            vec![seat(1, STRONG), with(seat(2, WEAK), "surrender", true)],
-        ));
-        assert!(
-            matches!(e, ShowdownError::SurrenderNotAllowed { .. }),
-            "{preset}: {e:?}"
-        );
+        let e = refused(&showdown(preset, vec![seat(1, STRONG), with(seat(2, WEAK), "surrender", true)]));
+        assert!(matches!(e, ShowdownError::SurrenderNotAllowed { .. }), "{preset}: {e:?}");
         assert_names(&e, &["seat 2", "surrender", preset]);
     }
 }
 
 #[test]
 fn text_that_is_not_a_showdown() {
-    for text in [
-        "",
-        "not json",
-        "{",
-        "[]",
-        r#"{"seats": 3}"#,
-        r#"{"players": []}"#,
-    ] {
+    for text in ["", "not json", "{", "[]", r#"{"seats": 3}"#, r#"{"players": []}"#] {
         match score_json(text) {
             Ok(_) => panic!("{text:?} was scored"),
             Err(e) => assert!(matches!(e, ShowdownError::Json(_)), "{text:?}: {e:?}"),

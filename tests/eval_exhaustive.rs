@@ -15,10 +15,8 @@ fn reference5(cards: &[Card; 5]) -> u32 {
     }
     let flush = cards.iter().all(|c| c.suit() == cards[0].suit());
     // ranks ordered by (count desc, rank desc)
-    let mut groups: Vec<(u8, u8)> = (0..13u8)
-        .filter(|&r| counts[r as usize] > 0)
-        .map(|r| (counts[r as usize], r))
-        .collect();
+    let mut groups: Vec<(u8, u8)> =
+        (0..13u8).filter(|&r| counts[r as usize] > 0).map(|r| (counts[r as usize], r)).collect();
     groups.sort_by(|a, b| b.cmp(a));
     let distinct: Vec<u8> = groups.iter().map(|g| g.1).collect();
     let straight_top = if distinct.len() == 5 {
@@ -72,14 +70,7 @@ fn assert_same_order(pairs: &HashMap<u32, u16>) {
     let mut sorted: Vec<(u32, u16)> = pairs.iter().map(|(&r, &e)| (r, e)).collect();
     sorted.sort_unstable();
     for w in sorted.windows(2) {
-        assert!(
-            w[0].1 < w[1].1,
-            "reference order {:x} < {:x} but engine {} >= {}",
-            w[0].0,
-            w[1].0,
-            w[0].1,
-            w[1].1
-        );
+        assert!(w[0].1 < w[1].1, "reference order {:x} < {:x} but engine {} >= {}", w[0].0, w[1].0, w[0].1, w[1].1);
     }
 }
 
@@ -99,10 +90,7 @@ fn all_five_card_hands() {
                         per_category[s.category() as usize] += 1;
                         let r = reference5(&hand);
                         let prev = *seen.entry(r).or_insert(s.0);
-                        assert_eq!(
-                            prev, s.0,
-                            "{hand:?}: equal reference strength, different engine strength"
-                        );
+                        assert_eq!(prev, s.0, "{hand:?}: equal reference strength, different engine strength");
                         // the reference category agrees with the engine's
                         assert_eq!(r >> 20, s.category() as u32, "{hand:?}");
                         total += 1;
@@ -151,11 +139,7 @@ fn all_three_card_hands() {
     assert_eq!(per_category[Category::HighCard as usize], 18_304);
     assert_eq!(per_category[Category::Pair as usize], 3_744);
     assert_eq!(per_category[Category::Trips as usize], 52);
-    assert_eq!(
-        per_category.iter().sum::<u32>(),
-        22_100,
-        "no other category on three cards"
-    );
+    assert_eq!(per_category.iter().sum::<u32>(), 22_100, "no other category on three cards");
     assert_eq!(seen.len(), 455, "distinct three-card strengths");
     assert_same_order(&seen);
 }

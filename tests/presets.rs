@@ -26,11 +26,7 @@ struct Hand {
 }
 
 const fn hand(front: &'static str, middle: &'static str, back: &'static str) -> Hand {
-    Hand {
-        front,
-        middle,
-        back,
-    }
+    Hand { front, middle, back }
 }
 
 /// A seat's 13 cards, set in rows or loose.
@@ -97,12 +93,7 @@ fn filler(number: u32, taken: &str) -> Value {
         .filter(|c| !taken.contains(&c.as_str()))
         .take(13)
         .collect();
-    rows(
-        number,
-        &cards[..3].join(" "),
-        &cards[3..8].join(" "),
-        &cards[8..].join(" "),
-    )
+    rows(number, &cards[..3].join(" "), &cards[3..8].join(" "), &cards[8..].join(" "))
 }
 
 fn showdown(ruleset: &str, seats: Vec<Value>) -> Value {
@@ -111,8 +102,7 @@ fn showdown(ruleset: &str, seats: Vec<Value>) -> Value {
 
 /// Scores a showdown that must be valid; the result as JSON.
 fn score(showdown: &Value) -> Value {
-    let result = score_json(&showdown.to_string())
-        .unwrap_or_else(|e| panic!("should score: {e}\n{showdown}"));
+    let result = score_json(&showdown.to_string()).unwrap_or_else(|e| panic!("should score: {e}\n{showdown}"));
     serde_json::to_value(result).expect("a result serializes")
 }
 
@@ -131,10 +121,7 @@ fn refused(ruleset: &str, seats: Vec<Value>) -> ShowdownError {
 /// (special, main) units seat `b` owes seat `a` (negative: `a` owes `b`).
 fn units(result: &Value, a: u32, b: u32) -> (i64, i64) {
     for p in result["pairs"].as_array().expect("pairs") {
-        let seats = (
-            p["seats"][0].as_u64().unwrap(),
-            p["seats"][1].as_u64().unwrap(),
-        );
+        let seats = (p["seats"][0].as_u64().unwrap(), p["seats"][1].as_u64().unwrap());
         let s = p["special_units"].as_i64().unwrap();
         let m = p["main_units"].as_i64().unwrap();
         if seats == (a as u64, b as u64) {
@@ -163,10 +150,7 @@ fn pairs(result: &Value) -> Vec<([u32; 2], i64, i64)> {
         .iter()
         .map(|p| {
             (
-                [
-                    p["seats"][0].as_u64().unwrap() as u32,
-                    p["seats"][1].as_u64().unwrap() as u32,
-                ],
+                [p["seats"][0].as_u64().unwrap() as u32, p["seats"][1].as_u64().unwrap() as u32],
                 p["special_units"].as_i64().unwrap(),
                 p["main_units"].as_i64().unwrap(),
             )
@@ -189,9 +173,7 @@ fn dec(s: &str) -> Decimal {
 
 /// Money in the output: a decimal string, any scale.
 fn money(v: &Value) -> Decimal {
-    dec(v
-        .as_str()
-        .unwrap_or_else(|| panic!("money {v} is not a string")))
+    dec(v.as_str().unwrap_or_else(|| panic!("money {v} is not a string")))
 }
 
 type Tx = (String, u32, u32, Decimal, Decimal);
@@ -220,13 +202,7 @@ fn transactions(result: &Value) -> Vec<Tx> {
 /// Seat 1 holds `cards` and claims `claim`; seat 2 is a filler. Returns the
 /// special credited to seat 1 and the special units seat 2 pays it.
 fn claimed(ruleset: &str, cards: Cards, claim: &str) -> (String, i64) {
-    let r = play(
-        ruleset,
-        vec![
-            claiming(seat_with_cards(1, cards), claim),
-            filler(2, &cards.text()),
-        ],
-    );
+    let r = play(ruleset, vec![claiming(seat_with_cards(1, cards), claim), filler(2, &cards.text())]);
     let special = seat_result(&r, 1)["special"]
         .as_str()
         .unwrap_or_else(|| panic!("seat 1 is credited no special: {r}"))
@@ -237,18 +213,8 @@ fn claimed(ruleset: &str, cards: Cards, claim: &str) -> (String, i64) {
 /// The special is detected both when claimed by name and by `best`, and paid
 /// `value` by an ordinary hand.
 fn assert_special(ruleset: &str, cards: Cards, name: &str, value: i64) {
-    assert_eq!(
-        claimed(ruleset, cards, name),
-        (name.to_string(), value),
-        "{ruleset}: claim {name} on {}",
-        cards.text()
-    );
-    assert_eq!(
-        claimed(ruleset, cards, "best"),
-        (name.to_string(), value),
-        "{ruleset}: claim best on {}",
-        cards.text()
-    );
+    assert_eq!(claimed(ruleset, cards, name), (name.to_string(), value), "{ruleset}: claim {name} on {}", cards.text());
+    assert_eq!(claimed(ruleset, cards, "best"), (name.to_string(), value), "{ruleset}: claim best on {}", cards.text());
 }
 
 /// Royalties reported for seat 1 holding `h` (against a filler) in `ruleset`.
@@ -260,13 +226,7 @@ fn royalties_of(ruleset: &str, h: Hand) -> i64 {
 
 /// `fantasyland_next` of seat 1 holding `h` (against a filler).
 fn fantasyland_next(ruleset: &str, h: Hand, in_fantasyland: bool) -> bool {
-    let r = play(
-        ruleset,
-        vec![
-            with(seat(1, h), "in_fantasyland", in_fantasyland),
-            filler(2, &Set(h).text()),
-        ],
-    );
+    let r = play(ruleset, vec![with(seat(1, h), "in_fantasyland", in_fantasyland), filler(2, &Set(h).text())]);
     seat_result(&r, 1)["fantasyland_next"].as_bool().unwrap()
 }
 
@@ -443,11 +403,7 @@ fn fouled(h: Hand) -> bool {
 #[test]
 fn a_front_equal_to_the_middle_in_the_compared_ranks_is_no_foul() {
     // Queens with a seven in both; the middle's lower kickers are not compared.
-    assert!(!fouled(hand(
-        "Qh Qd 7c",
-        "Qs Qc 7d 3c 2s",
-        "As Ks Js 9s 8s"
-    )));
+    assert!(!fouled(hand("Qh Qd 7c", "Qs Qc 7d 3c 2s", "As Ks Js 9s 8s")));
 }
 
 #[test]
@@ -458,11 +414,7 @@ fn a_front_kicker_above_the_middles_highest_kicker_is_a_foul() {
 #[test]
 fn a_high_card_front_is_compared_with_the_middles_three_highest_ranks() {
     assert!(fouled(hand("Ah Kd Qc", "As Kc Jd Tc 8s", "2h 2d 3s 3h 4c")));
-    assert!(!fouled(hand(
-        "Ah Kd Qc",
-        "As Kc Qd 3c 2s",
-        "5h 5d 6s 6h 7c"
-    )));
+    assert!(!fouled(hand("Ah Kd Qc", "As Kc Qd 3c 2s", "5h 5d 6s 6h 7c")));
 }
 
 #[test]
@@ -502,37 +454,13 @@ fn five_card_categories_rank_in_order() {
 fn five_card_ties_are_broken_by_ranks_in_order_of_significance() {
     let front = "Th 6s 2h";
     for (why, lower, higher) in [
-        (
-            "pair: the kickers in order",
-            "9d 9c Ah 7h 4d",
-            "9s 9h Ad 7c 5s",
-        ),
+        ("pair: the kickers in order", "9d 9c Ah 7h 4d", "9s 9h Ad 7c 5s"),
         ("two pair: the kicker", "Ks Kc 7s 7c 3d", "Kh Kd 7h 7d 5c"),
-        (
-            "two pair: the higher pair first",
-            "Qh Qd Jh Jd 6c",
-            "Ks Kc 3s 3d 5h",
-        ),
-        (
-            "full house: the trips first",
-            "4s 4h 4d Ac As",
-            "5s 5h 5d 6c 6h",
-        ),
-        (
-            "flush: all five ranks in order",
-            "Ad Kd 9d 7d 2d",
-            "As Ks 9s 8s 3s",
-        ),
-        (
-            "four of a kind: the rank first",
-            "7s 7h 7d 7c As",
-            "8s 8h 8d 8c 5h",
-        ),
-        (
-            "straight flush: the wheel is lowest",
-            "5c 4c 3c 2c Ac",
-            "6d 5d 4d 3d 2d",
-        ),
+        ("two pair: the higher pair first", "Qh Qd Jh Jd 6c", "Ks Kc 3s 3d 5h"),
+        ("full house: the trips first", "4s 4h 4d Ac As", "5s 5h 5d 6c 6h"),
+        ("flush: all five ranks in order", "Ad Kd 9d 7d 2d", "As Ks 9s 8s 3s"),
+        ("four of a kind: the rank first", "7s 7h 7d 7c As", "8s 8h 8d 8c 5h"),
+        ("straight flush: the wheel is lowest", "5c 4c 3c 2c Ac", "6d 5d 4d 3d 2d"),
     ] {
         assert!(!fouled(hand(front, lower, higher)), "{why}");
         assert!(fouled(hand(front, higher, lower)), "{why}");
@@ -568,10 +496,7 @@ fn hg_a_sweep_pays_6() {
 #[test]
 fn hg_winning_more_rows_pays_1() {
     // Two rows to one, an aces full back beating the flush (no bonus).
-    let r = play(
-        HG,
-        vec![with(seat(1, STRONG), "aces_bet", false), seat(2, ACES_FULL)],
-    );
+    let r = play(HG, vec![with(seat(1, STRONG), "aces_bet", false), seat(2, ACES_FULL)]);
     assert_eq!(main_units(&r, 1, 2), 1);
     // Two rows to none, the third a push.
     let r = play(HG, vec![seat(1, PUSH_A), seat(2, PUSH_C)]);
@@ -596,14 +521,7 @@ fn hg_a_sweep_of_the_table_pays_9_from_each_opponent() {
 
 #[test]
 fn hg_a_fouled_opponent_is_swept_too_for_the_sweep_of_the_table() {
-    let r = play(
-        HG,
-        vec![
-            seat(1, STRONG),
-            seat(2, MIDDLING),
-            with(seat(3, FOULED_TRIP_ACES), "aces_bet", false),
-        ],
-    );
+    let r = play(HG, vec![seat(1, STRONG), seat(2, MIDDLING), with(seat(3, FOULED_TRIP_ACES), "aces_bet", false)]);
     assert_eq!(seat_result(&r, 3)["fouled"], true);
     assert_eq!(main_units(&r, 1, 2), 9);
     assert_eq!(main_units(&r, 1, 3), 9);
@@ -613,14 +531,7 @@ fn hg_a_fouled_opponent_is_swept_too_for_the_sweep_of_the_table() {
 #[test]
 fn hg_no_sweep_of_the_table_with_only_one_normal_opponent() {
     // The third seat surrenders: STRONG's only normal outcome is with WEAK.
-    let r = play(
-        HG,
-        vec![
-            seat(1, STRONG),
-            seat(2, WEAK),
-            surrendering(seat(3, MIDDLING)),
-        ],
-    );
+    let r = play(HG, vec![seat(1, STRONG), seat(2, WEAK), surrendering(seat(3, MIDDLING))]);
     assert_eq!(main_units(&r, 1, 2), 6);
     assert_eq!(main_units(&r, 1, 3), 3);
     assert_eq!(main_units(&r, 2, 3), 3);
@@ -630,11 +541,7 @@ fn hg_no_sweep_of_the_table_with_only_one_normal_opponent() {
         vec![
             seat(1, STRONG),
             seat(2, WEAK),
-            with(
-                claiming(seat(3, THREE_STRAIGHTS_OTHER), "three-straights"),
-                "aces_bet",
-                false,
-            ),
+            with(claiming(seat(3, THREE_STRAIGHTS_OTHER), "three-straights"), "aces_bet", false),
         ],
     );
     assert_eq!(main_units(&r, 1, 2), 6);
@@ -643,15 +550,7 @@ fn hg_no_sweep_of_the_table_with_only_one_normal_opponent() {
 
 #[test]
 fn hg_a_sweep_of_the_table_ignores_a_surrendered_opponent() {
-    let r = play(
-        HG,
-        vec![
-            seat(1, STRONG),
-            seat(2, WEAK),
-            seat(3, MIDDLING),
-            surrendering(seat(4, ACES)),
-        ],
-    );
+    let r = play(HG, vec![seat(1, STRONG), seat(2, WEAK), seat(3, MIDDLING), surrendering(seat(4, ACES))]);
     assert_eq!(main_units(&r, 1, 2), 9);
     assert_eq!(main_units(&r, 1, 3), 9);
     // The surrender (3), less the aces bet (four aces: 8).
@@ -663,14 +562,8 @@ const THREE_STRAIGHTS_OTHER: Hand = hand("Ah 2h 3s", "3d 4h 5d 6d 7c", "8s 9c Ts
 
 #[test]
 fn hg_no_sweep_of_the_table_when_one_opponent_is_not_swept() {
-    let r = play(
-        HG,
-        vec![
-            with(seat(1, STRONG), "aces_bet", false),
-            seat(2, WEAK),
-            with(seat(3, ACES), "aces_bet", false),
-        ],
-    );
+    let r =
+        play(HG, vec![with(seat(1, STRONG), "aces_bet", false), seat(2, WEAK), with(seat(3, ACES), "aces_bet", false)]);
     assert_eq!(main_units(&r, 1, 2), 6);
     // STRONG wins front and middle (1), ACES' back four of a kind pays 4.
     assert_eq!(main_units(&r, 1, 3), 1 - 4);
@@ -728,10 +621,7 @@ fn hg_a_royal_flush_counts_as_a_straight_flush() {
 fn hg_bonuses_are_paid_only_on_rows_won() {
     // QUADS_LOSING_BACK wins front and middle (1); its four sixes lose the
     // back to a straight flush, which is paid its 5.
-    let r = play(
-        HG,
-        vec![seat(1, QUADS_LOSING_BACK), seat(2, SF_WINNING_BACK)],
-    );
+    let r = play(HG, vec![seat(1, QUADS_LOSING_BACK), seat(2, SF_WINNING_BACK)]);
     assert_eq!(main_units(&r, 1, 2), 1 - 5);
 }
 
@@ -755,14 +645,7 @@ fn hg_two_fouled_hands_exchange_nothing_but_the_aces_bet() {
 
 #[test]
 fn hg_surrender_pays_3_and_two_surrenders_exchange_nothing() {
-    let r = play(
-        HG,
-        vec![
-            seat(1, STRONG),
-            surrendering(seat(2, WEAK)),
-            surrendering(loose(3, &Set(MIDDLING).text())),
-        ],
-    );
+    let r = play(HG, vec![seat(1, STRONG), surrendering(seat(2, WEAK)), surrendering(loose(3, &Set(MIDDLING).text()))]);
     assert_eq!(main_units(&r, 1, 2), 3);
     assert_eq!(main_units(&r, 1, 3), 3);
     assert_eq!(main_units(&r, 2, 3), 0);
@@ -772,10 +655,7 @@ fn hg_surrender_pays_3_and_two_surrenders_exchange_nothing() {
 
 #[test]
 fn hg_a_surrendered_seat_is_not_judged_for_a_foul() {
-    let r = play(
-        HG,
-        vec![seat(1, MIDDLE_FULL_HOUSE), surrendering(seat(2, FOULED))],
-    );
+    let r = play(HG, vec![seat(1, MIDDLE_FULL_HOUSE), surrendering(seat(2, FOULED))]);
     assert_eq!(seat_result(&r, 2)["fouled"], false);
     assert_eq!(seat_result(&r, 2)["surrendered"], true);
     assert_eq!(main_units(&r, 1, 2), 3);
@@ -783,10 +663,7 @@ fn hg_a_surrendered_seat_is_not_judged_for_a_foul() {
 
 #[test]
 fn hg_a_surrender_pays_a_fouled_opponent() {
-    let r = play(
-        HG,
-        vec![surrendering(seat(1, MIDDLE_FULL_HOUSE)), seat(2, FOULED)],
-    );
+    let r = play(HG, vec![surrendering(seat(1, MIDDLE_FULL_HOUSE)), seat(2, FOULED)]);
     assert_eq!(main_units(&r, 1, 2), -3);
 }
 
@@ -798,28 +675,16 @@ fn hg_special_three_straights_is_4() {
 #[test]
 fn hg_three_straights_fronts_may_be_a_2_3_or_q_k_a() {
     let a23 = hand("Ah 2d 3c", "4s 5h 6d 7c 8s", "9h Td Jc Qs Kh");
-    assert_eq!(
-        claimed(HG, Set(a23), "three-straights"),
-        ("three-straights".into(), 4)
-    );
+    assert_eq!(claimed(HG, Set(a23), "three-straights"), ("three-straights".into(), 4));
     let qka = hand("Qh Kd Ac", "4s 5h 6d 7c 8s", "9h Td Jc Qs Kh");
-    assert_eq!(
-        claimed(HG, Set(qka), "three-straights"),
-        ("three-straights".into(), 4)
-    );
+    assert_eq!(claimed(HG, Set(qka), "three-straights"), ("three-straights".into(), 4));
 }
 
 #[test]
 fn hg_three_straights_front_k_a_2_is_no_straight() {
     let k_a_2 = hand("Kh Ad 2c", "3s 4h 5d 6c 7s", "8h 9d Tc Js Qh");
     assert!(matches!(
-        refused(
-            HG,
-            vec![
-                claiming(seat(1, k_a_2), "three-straights"),
-                filler(2, &Set(k_a_2).text())
-            ]
-        ),
+        refused(HG, vec![claiming(seat(1, k_a_2), "three-straights"), filler(2, &Set(k_a_2).text())]),
         ShowdownError::ClaimNotMade { .. }
     ));
 }
@@ -829,13 +694,7 @@ fn hg_a_special_set_in_rows_is_never_a_foul() {
     // A dragon whose front (A-K-Q) is above its middle (seven high).
     let dragon = hand("Ac Kd Qs", "2c 3d 4h 5s 7d", "6c 8h 9s Tc Jc");
     assert!(fouled(dragon), "as an ordinary hand it fouls");
-    let r = play(
-        HG,
-        vec![
-            claiming(seat(1, dragon), "dragon"),
-            filler(2, &Set(dragon).text()),
-        ],
-    );
+    let r = play(HG, vec![claiming(seat(1, dragon), "dragon"), filler(2, &Set(dragon).text())]);
     assert_eq!(seat_result(&r, 1)["fouled"], false);
     assert_eq!(seat_result(&r, 1)["special"], "dragon");
     assert_eq!(special_units(&r, 1, 2), 13);
@@ -850,13 +709,7 @@ fn hg_special_three_flushes_is_4() {
 fn hg_three_flushes_may_set_the_stronger_flush_in_the_middle() {
     // Middle king-high flush over a queen-high back: a declared special is never a foul.
     let h = hand("2c 5c 9c", "3h 6h 8h Jh Kh", "2s 4s 7s Ts Qs");
-    let r = play(
-        HG,
-        vec![
-            claiming(seat(1, h), "three-flushes"),
-            filler(2, &Set(h).text()),
-        ],
-    );
+    let r = play(HG, vec![claiming(seat(1, h), "three-flushes"), filler(2, &Set(h).text())]);
     assert_eq!(seat_result(&r, 1)["fouled"], false);
     assert_eq!(special_units(&r, 1, 2), 4);
 }
@@ -875,14 +728,8 @@ fn hg_special_six_pairs_is_4() {
 #[test]
 fn hg_six_pairs_counts_four_of_a_kind_as_two_pairs_and_trips_as_a_pair_and_the_odd_card() {
     let quads = "2c 2d 2h 2s 4c 4d 6h 6s 8c 8d Tc Td Kc";
-    assert_eq!(
-        claimed(HG, Loose(quads), "six-pairs"),
-        ("six-pairs".into(), 4)
-    );
-    assert_eq!(
-        claimed(HG, Loose(FIVE_PAIRS_TRIPLE), "six-pairs"),
-        ("six-pairs".into(), 4)
-    );
+    assert_eq!(claimed(HG, Loose(quads), "six-pairs"), ("six-pairs".into(), 4));
+    assert_eq!(claimed(HG, Loose(FIVE_PAIRS_TRIPLE), "six-pairs"), ("six-pairs".into(), 4));
 }
 
 #[test]
@@ -898,55 +745,25 @@ fn hg_special_dragon_is_13() {
 #[test]
 fn hg_special_one_suit_is_39_and_is_also_a_dragon() {
     assert_special(HG, Loose(ONE_SUIT), "one-suit", 39);
-    assert_eq!(
-        claimed(HG, Loose(ONE_SUIT), "dragon"),
-        ("dragon".into(), 13)
-    );
-    assert_eq!(
-        claimed(HG, Loose(ONE_SUIT), "all-one-color"),
-        ("all-one-color".into(), 6)
-    );
+    assert_eq!(claimed(HG, Loose(ONE_SUIT), "dragon"), ("dragon".into(), 13));
+    assert_eq!(claimed(HG, Loose(ONE_SUIT), "all-one-color"), ("all-one-color".into(), 6));
 }
 
 #[test]
 fn hg_best_prefers_the_later_of_equal_values() {
     // three-straights (4) and twelve-one-color (4): the later is twelve-one-color.
-    assert_eq!(
-        claimed(HG, Set(THREE_STRAIGHTS_TWELVE_RED), "best"),
-        ("twelve-one-color".into(), 4)
-    );
-    assert_eq!(
-        claimed(HG, Set(THREE_STRAIGHTS_TWELVE_RED), "three-straights"),
-        ("three-straights".into(), 4)
-    );
+    assert_eq!(claimed(HG, Set(THREE_STRAIGHTS_TWELVE_RED), "best"), ("twelve-one-color".into(), 4));
+    assert_eq!(claimed(HG, Set(THREE_STRAIGHTS_TWELVE_RED), "three-straights"), ("three-straights".into(), 4));
     // twelve-one-color (4) and six-pairs (4): the later is six-pairs.
-    assert_eq!(
-        claimed(HG, Loose(SIX_RED_PAIRS), "best"),
-        ("six-pairs".into(), 4)
-    );
-    assert_eq!(
-        claimed(HG, Loose(SIX_RED_PAIRS), "twelve-one-color"),
-        ("twelve-one-color".into(), 4)
-    );
+    assert_eq!(claimed(HG, Loose(SIX_RED_PAIRS), "best"), ("six-pairs".into(), 4));
+    assert_eq!(claimed(HG, Loose(SIX_RED_PAIRS), "twelve-one-color"), ("twelve-one-color".into(), 4));
 }
 
 #[test]
 fn hg_special_against_special_pays_the_difference() {
-    let r = play(
-        HG,
-        vec![
-            claiming(loose(1, DRAGON), "dragon"),
-            claiming(loose(2, SIX_PAIRS), "six-pairs"),
-        ],
-    );
+    let r = play(HG, vec![claiming(loose(1, DRAGON), "dragon"), claiming(loose(2, SIX_PAIRS), "six-pairs")]);
     assert_eq!(special_units(&r, 1, 2), 13 - 4);
-    let r = play(
-        HG,
-        vec![
-            claiming(loose(1, DRAGON_NO_HEARTS), "best"),
-            claiming(loose(2, ONE_SUIT), "best"),
-        ],
-    );
+    let r = play(HG, vec![claiming(loose(1, DRAGON_NO_HEARTS), "best"), claiming(loose(2, ONE_SUIT), "best")]);
     assert_eq!(special_units(&r, 2, 1), 39 - 13);
 }
 
@@ -954,10 +771,7 @@ fn hg_special_against_special_pays_the_difference() {
 fn hg_equal_specials_exchange_nothing() {
     let r = play(
         HG,
-        vec![
-            claiming(loose(1, SIX_PAIRS), "six-pairs"),
-            claiming(loose(2, TWELVE_BLACK), "twelve-one-color"),
-        ],
+        vec![claiming(loose(1, SIX_PAIRS), "six-pairs"), claiming(loose(2, TWELVE_BLACK), "twelve-one-color")],
     );
     assert_eq!(special_units(&r, 1, 2), 0);
 }
@@ -1018,13 +832,7 @@ fn hg_aces_bet_values_are_0_1_2_6_8() {
     assert_eq!(main_units(&r, 1, 3), 6);
 
     let four_aces = "As Ah Ad Ac 2s 3s 4s 5s 6s 7s 8s 9s Ts";
-    let r = play(
-        HG,
-        vec![
-            surrendering(loose(1, four_aces)),
-            surrendering(loose(2, no_ace)),
-        ],
-    );
+    let r = play(HG, vec![surrendering(loose(1, four_aces)), surrendering(loose(2, no_ace))]);
     assert_eq!(main_units(&r, 1, 2), 8);
     assert_eq!(seat_result(&r, 1)["aces"], 4);
 }
@@ -1034,11 +842,7 @@ fn hg_aces_bet_false_opts_a_seat_out() {
     let r = play(
         HG,
         vec![
-            with(
-                surrendering(loose(1, "As Ah 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs")),
-                "aces_bet",
-                false,
-            ),
+            with(surrendering(loose(1, "As Ah 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs")), "aces_bet", false),
             surrendering(loose(2, "Ad 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh")),
             surrendering(loose(3, "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ks")),
         ],
@@ -1052,31 +856,21 @@ fn hg_aces_bet_false_opts_a_seat_out() {
 #[test]
 fn hg_aces_bet_is_added_to_a_special_outcome() {
     // The dragon holds one ace; the filler none.
-    let r = play(
-        HG,
-        vec![claiming(loose(1, DRAGON), "dragon"), filler(2, DRAGON)],
-    );
+    let r = play(HG, vec![claiming(loose(1, DRAGON), "dragon"), filler(2, DRAGON)]);
     assert_eq!(units(&r, 1, 2), (13, 1));
 }
 
 #[test]
 fn hg_bad_beat_triggers_when_such_a_hand_loses_every_row() {
     let r = play(HG, vec![seat(1, BAD_BEAT), seat(2, BEATS_BAD_BEAT)]);
-    assert_eq!(
-        r["jackpot_triggers"],
-        json!([{"kind": "bad-beat", "loser": 1, "winner": 2}])
-    );
+    assert_eq!(r["jackpot_triggers"], json!([{"kind": "bad-beat", "loser": 1, "winner": 2}]));
     // A sweep (6) and the winner's back straight flush (5).
     assert_eq!(main_units(&r, 2, 1), 6 + 5);
 }
 
 #[test]
 fn hg_bad_beat_triggers_are_listed_in_settlement_order() {
-    let seats = vec![
-        seat(1, BEATS_BAD_BEAT),
-        seat(2, BAD_BEAT),
-        seat(3, ALSO_BEATS_BAD_BEAT),
-    ];
+    let seats = vec![seat(1, BEATS_BAD_BEAT), seat(2, BAD_BEAT), seat(3, ALSO_BEATS_BAD_BEAT)];
     let r = play(HG, seats.clone());
     assert_eq!(
         r["jackpot_triggers"],
@@ -1098,26 +892,10 @@ fn hg_bad_beat_triggers_are_listed_in_settlement_order() {
 #[test]
 fn hg_no_bad_beat_when_a_condition_is_missing() {
     let cases = [
-        (
-            "loses only two rows",
-            BAD_BEAT,
-            hand("Qs Jh 4s", "Ks Kh Kd 2s 4d", "Js Ts 9s 8s 7s"),
-        ),
-        (
-            "front below a pair",
-            hand("2c 5d 3c", "3s 3h 3d 4c 5c", "9h 8h 7h 6h 5h"),
-            BEATS_BAD_BEAT,
-        ),
-        (
-            "middle below three of a kind",
-            hand("2c 2d 3c", "3s 3h 5d 5c 4c", "9h 8h 7h 6h 5h"),
-            BEATS_BAD_BEAT,
-        ),
-        (
-            "back not a straight flush",
-            hand("2c 2d 3c", "3s 3h 3d 4c 5c", "9h 8h 7h 6h 4h"),
-            BEATS_BAD_BEAT,
-        ),
+        ("loses only two rows", BAD_BEAT, hand("Qs Jh 4s", "Ks Kh Kd 2s 4d", "Js Ts 9s 8s 7s")),
+        ("front below a pair", hand("2c 5d 3c", "3s 3h 3d 4c 5c", "9h 8h 7h 6h 5h"), BEATS_BAD_BEAT),
+        ("middle below three of a kind", hand("2c 2d 3c", "3s 3h 5d 5c 4c", "9h 8h 7h 6h 5h"), BEATS_BAD_BEAT),
+        ("back not a straight flush", hand("2c 2d 3c", "3s 3h 3d 4c 5c", "9h 8h 7h 6h 4h"), BEATS_BAD_BEAT),
     ];
     for (why, loser, winner) in cases {
         let r = play(HG, vec![seat(1, loser), seat(2, winner)]);
@@ -1171,11 +949,7 @@ fn hg_pair_units_set_a_pairs_own_stake() {
     }));
     assert_eq!(
         transactions(&r),
-        vec![
-            tx("main", 2, 1, "18", "18"),
-            tx("main", 3, 1, "90", "90"),
-            tx("main", 2, 3, "12", "12"),
-        ]
+        vec![tx("main", 2, 1, "18", "18"), tx("main", 3, 1, "90", "90"), tx("main", 2, 3, "12", "12"),]
     );
 }
 
@@ -1194,12 +968,7 @@ fn four_seat_units() -> Vec<((u32, u32), i64)> {
 
 #[test]
 fn hg_pairs_are_listed_from_the_dealer_clockwise() {
-    let seats = vec![
-        seat(1, STRONG),
-        seat(2, WEAK),
-        seat(3, MIDDLING),
-        seat(4, ACES),
-    ];
+    let seats = vec![seat(1, STRONG), seat(2, WEAK), seat(3, MIDDLING), seat(4, ACES)];
     let r = play(HG, seats.clone());
     let listed: Vec<[u32; 2]> = pairs(&r).iter().map(|p| p.0).collect();
     assert_eq!(listed, vec![[1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]]);
@@ -1210,14 +979,7 @@ fn hg_pairs_are_listed_from_the_dealer_clockwise() {
     let r = score(&json!({"ruleset": HG, "dealer": 3, "seats": seats}));
     assert_eq!(
         pairs(&r),
-        vec![
-            ([3, 4], 0, -11),
-            ([3, 1], 0, -6),
-            ([3, 2], 0, 6),
-            ([4, 1], 0, 11),
-            ([4, 2], 0, 11),
-            ([1, 2], 0, 6),
-        ]
+        vec![([3, 4], 0, -11), ([3, 1], 0, -6), ([3, 2], 0, 6), ([4, 1], 0, 11), ([4, 2], 0, 11), ([1, 2], 0, 6),]
     );
     assert_eq!(
         transactions(&r),
@@ -1288,11 +1050,7 @@ fn hg_what_a_seat_wins_uses_up_its_exposure_too() {
     }));
     assert_eq!(
         transactions(&r),
-        vec![
-            tx("main", 2, 1, "9", "8"),
-            tx("main", 3, 1, "9", "0"),
-            tx("main", 2, 3, "6", "6"),
-        ]
+        vec![tx("main", 2, 1, "9", "8"), tx("main", 3, 1, "9", "0"), tx("main", 2, 3, "6", "6"),]
     );
     assert_eq!(money(&seat_result(&r, 1)["stack_end"]), dec("16"));
 }
@@ -1305,10 +1063,7 @@ fn hg_a_pair_with_a_unit_of_0_owes_no_money_and_has_no_transaction() {
         "seats": [seat(1, STRONG), seat(2, WEAK), seat(3, MIDDLING)],
     }));
     assert_eq!(main_units(&r, 1, 2), 9, "units are still scored");
-    assert_eq!(
-        transactions(&r),
-        vec![tx("main", 3, 1, "9", "9"), tx("main", 2, 3, "6", "6")]
-    );
+    assert_eq!(transactions(&r), vec![tx("main", 3, 1, "9", "9"), tx("main", 2, 3, "6", "6")]);
 }
 
 #[test]
@@ -1347,18 +1102,10 @@ fn hg_the_special_pass_settles_before_the_main_pass() {
         ],
     }));
     assert_eq!(units(&r, 1, 2), (-13, 0));
-    assert_eq!(
-        units(&r, 1, 3),
-        (0, 6),
-        "no sweep of the table: one normal opponent"
-    );
+    assert_eq!(units(&r, 1, 3), (0, 6), "no sweep of the table: one normal opponent");
     assert_eq!(
         transactions(&r),
-        vec![
-            tx("special", 1, 2, "13", "10"),
-            tx("special", 3, 2, "13", "13"),
-            tx("main", 3, 1, "6", "0"),
-        ]
+        vec![tx("special", 1, 2, "13", "10"), tx("special", 3, 2, "13", "13"), tx("main", 3, 1, "6", "0"),]
     );
     assert_eq!(money(&seat_result(&r, 1)["stack_end"]), dec("0"));
     assert_eq!(money(&seat_result(&r, 2)["stack_end"]), dec("1023"));
@@ -1387,10 +1134,7 @@ fn simple_has_no_bonuses_and_no_side_bets() {
     assert_eq!(main_units(&r, 1, 2), 1);
     assert_eq!(seat_result(&r, 2)["aces"], 4);
     assert!(matches!(
-        refused(
-            "simple",
-            vec![with(seat(1, STRONG), "aces_bet", true), seat(2, WEAK)]
-        ),
+        refused("simple", vec![with(seat(1, STRONG), "aces_bet", true), seat(2, WEAK)]),
         ShowdownError::AcesBetNotAllowed { .. }
     ));
 }
@@ -1405,14 +1149,7 @@ fn simple_a_fouled_hand_pays_3() {
 
 #[test]
 fn simple_surrender_pays_1() {
-    let r = play(
-        "simple",
-        vec![
-            seat(1, STRONG),
-            surrendering(seat(2, WEAK)),
-            surrendering(seat(3, MIDDLING)),
-        ],
-    );
+    let r = play("simple", vec![seat(1, STRONG), surrendering(seat(2, WEAK)), surrendering(seat(3, MIDDLING))]);
     assert_eq!(main_units(&r, 1, 2), 1);
     assert_eq!(main_units(&r, 1, 3), 1);
     assert_eq!(main_units(&r, 2, 3), 0);
@@ -1421,17 +1158,11 @@ fn simple_surrender_pays_1() {
 #[test]
 fn simple_has_no_specials() {
     assert!(matches!(
-        refused(
-            "simple",
-            vec![claiming(loose(1, DRAGON), "dragon"), filler(2, DRAGON)]
-        ),
+        refused("simple", vec![claiming(loose(1, DRAGON), "dragon"), filler(2, DRAGON)]),
         ShowdownError::UnknownSpecial { .. }
     ));
     assert!(matches!(
-        refused(
-            "simple",
-            vec![claiming(loose(1, DRAGON), "best"), filler(2, DRAGON)]
-        ),
+        refused("simple", vec![claiming(loose(1, DRAGON), "best"), filler(2, DRAGON)]),
         ShowdownError::ClaimNotMade { .. }
     ));
 }
@@ -1446,10 +1177,7 @@ const TYPICAL_SECOND: Hand = hand("Qh Qd 7c", "Js Jh Jd 2s 2h", "5s 5h 5d 5c Ad"
 #[test]
 fn typical_example_pays_3_to_the_second_hand() {
     // Front trips 3 to the first; middle full house 2 and back quads 4 to the second.
-    let r = play(
-        "typical",
-        vec![seat(1, TYPICAL_FIRST), seat(2, TYPICAL_SECOND)],
-    );
+    let r = play("typical", vec![seat(1, TYPICAL_FIRST), seat(2, TYPICAL_SECOND)]);
     assert_eq!(main_units(&r, 2, 1), 3);
     assert_eq!(transactions(&r), vec![tx("main", 1, 2, "3", "3")]);
 }
@@ -1467,25 +1195,10 @@ fn typical_scale_replaces_the_1_for_a_row_won() {
     let cases = [
         ("front three of a kind 3", FRONT_TRIPS, WEAK, 3 + 1 + 1),
         ("middle full house 2", MIDDLE_FULL_HOUSE, WEAK, 1 + 2 + 1),
-        (
-            "middle and back four of a kind 4",
-            MIDDLE_QUADS,
-            WEAK,
-            1 + 4 + 4,
-        ),
+        ("middle and back four of a kind 4", MIDDLE_QUADS, WEAK, 1 + 4 + 4),
         ("back four of a kind 4", BACK_QUADS, WEAK, 1 + 1 + 4),
-        (
-            "middle and back straight flush 5",
-            MIDDLE_STRAIGHT_FLUSH,
-            WEAK_2,
-            1 + 5 + 5,
-        ),
-        (
-            "back straight flush 5",
-            BACK_STRAIGHT_FLUSH,
-            WEAK,
-            1 + 1 + 5,
-        ),
+        ("middle and back straight flush 5", MIDDLE_STRAIGHT_FLUSH, WEAK_2, 1 + 5 + 5),
+        ("back straight flush 5", BACK_STRAIGHT_FLUSH, WEAK, 1 + 1 + 5),
         ("back royal flush 5", BACK_ROYAL, WEAK, 1 + 1 + 5),
         ("two royal flushes", TWO_ROYALS, WEAK_2, 1 + 5 + 5),
     ];
@@ -1497,10 +1210,7 @@ fn typical_scale_replaces_the_1_for_a_row_won() {
 
 #[test]
 fn typical_scale_counts_only_for_rows_won() {
-    let r = play(
-        "typical",
-        vec![seat(1, QUADS_LOSING_BACK), seat(2, SF_WINNING_BACK)],
-    );
+    let r = play("typical", vec![seat(1, QUADS_LOSING_BACK), seat(2, SF_WINNING_BACK)]);
     assert_eq!(main_units(&r, 1, 2), 2 - 5);
 }
 
@@ -1509,23 +1219,12 @@ fn typical_a_fouled_hand_loses_every_row() {
     let r = play("typical", vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, FOULED)]);
     assert_eq!(main_units(&r, 1, 2), 1 + 2 + 1);
     let r = play("typical", vec![seat(1, FOULED_ACES), seat(2, FOULED)]);
-    assert_eq!(
-        main_units(&r, 1, 2),
-        0,
-        "no side bets, nothing between fouls"
-    );
+    assert_eq!(main_units(&r, 1, 2), 0, "no side bets, nothing between fouls");
 }
 
 #[test]
 fn typical_surrender_pays_1() {
-    let r = play(
-        "typical",
-        vec![
-            seat(1, STRONG),
-            surrendering(seat(2, WEAK)),
-            surrendering(seat(3, MIDDLING)),
-        ],
-    );
+    let r = play("typical", vec![seat(1, STRONG), surrendering(seat(2, WEAK)), surrendering(seat(3, MIDDLING))]);
     assert_eq!(main_units(&r, 1, 2), 1);
     assert_eq!(main_units(&r, 1, 3), 1);
     assert_eq!(main_units(&r, 2, 3), 0);
@@ -1542,20 +1241,11 @@ fn typical_specials_are_paid_their_value() {
 #[test]
 fn typical_has_none_of_the_house_specials() {
     assert!(matches!(
-        refused(
-            "typical",
-            vec![
-                claiming(loose(1, ONE_SUIT), "one-suit"),
-                filler(2, ONE_SUIT)
-            ]
-        ),
+        refused("typical", vec![claiming(loose(1, ONE_SUIT), "one-suit"), filler(2, ONE_SUIT)]),
         ShowdownError::UnknownSpecial { .. }
     ));
     // A one-suit hand is a dragon here.
-    assert_eq!(
-        claimed("typical", Loose(ONE_SUIT), "best"),
-        ("dragon".into(), 13)
-    );
+    assert_eq!(claimed("typical", Loose(ONE_SUIT), "best"), ("dragon".into(), 13));
 }
 
 #[test]
@@ -1563,19 +1253,13 @@ fn typical_the_later_special_is_paid_its_full_value() {
     // three-flushes is later than six-pairs: paid 3 (not the difference 0).
     let r = play(
         "typical",
-        vec![
-            claiming(loose(1, SIX_PAIRS_2), "six-pairs"),
-            claiming(seat(2, THREE_FLUSHES), "three-flushes"),
-        ],
+        vec![claiming(loose(1, SIX_PAIRS_2), "six-pairs"), claiming(seat(2, THREE_FLUSHES), "three-flushes")],
     );
     assert_eq!(special_units(&r, 2, 1), 3);
     // dragon is later than three-straights: paid 13 (not the difference 10).
     let r = play(
         "typical",
-        vec![
-            claiming(seat(1, THREE_STRAIGHTS), "three-straights"),
-            claiming(loose(2, DRAGON), "dragon"),
-        ],
+        vec![claiming(seat(1, THREE_STRAIGHTS), "three-straights"), claiming(loose(2, DRAGON), "dragon")],
     );
     assert_eq!(special_units(&r, 2, 1), 13);
 }
@@ -1583,13 +1267,8 @@ fn typical_the_later_special_is_paid_its_full_value() {
 /// Two specials of the same name under `typical`: the special units the
 /// second seat pays the first.
 fn same_name(name: &str, first: Cards, second: Cards) -> i64 {
-    let r = play(
-        "typical",
-        vec![
-            claiming(seat_with_cards(1, first), name),
-            claiming(seat_with_cards(2, second), name),
-        ],
-    );
+    let r =
+        play("typical", vec![claiming(seat_with_cards(1, first), name), claiming(seat_with_cards(2, second), name)]);
     special_units(&r, 1, 2)
 }
 
@@ -1752,11 +1431,7 @@ fn ofc_two_rows_and_a_push_are_no_scoop() {
 fn ofc_a_foul_pays_6_plus_the_winners_royalties() {
     let r = play("ofc", vec![seat(1, OFC_FIRST), seat(2, OFC_FOULED)]);
     assert_eq!(seat_result(&r, 2)["fouled"], true);
-    assert_eq!(
-        seat_result(&r, 2)["royalties"],
-        0,
-        "a fouled hand has no royalties"
-    );
+    assert_eq!(seat_result(&r, 2)["royalties"], 0, "a fouled hand has no royalties");
     assert_eq!(main_units(&r, 1, 2), 6 + 7);
 }
 
@@ -1776,13 +1451,7 @@ fn ofc_a_surrender_is_a_declared_foul() {
     assert_eq!(s["royalties"], 0);
     assert_eq!(main_units(&r, 1, 2), 6 + 6);
     // Two declared fouls exchange nothing.
-    let r = play(
-        "ofc",
-        vec![
-            surrendering(seat(1, MIDDLING)),
-            surrendering(loose(2, &Set(WEAK).text())),
-        ],
-    );
+    let r = play("ofc", vec![surrendering(seat(1, MIDDLING)), surrendering(loose(2, &Set(WEAK).text()))]);
     assert_eq!(main_units(&r, 1, 2), 0);
     assert_eq!(seat_result(&r, 2)["fouled"], true);
 }
@@ -1790,20 +1459,11 @@ fn ofc_a_surrender_is_a_declared_foul() {
 #[test]
 fn ofc_has_no_specials_and_no_side_bets() {
     assert!(matches!(
-        refused(
-            "ofc",
-            vec![claiming(loose(1, DRAGON), "dragon"), filler(2, DRAGON)]
-        ),
+        refused("ofc", vec![claiming(loose(1, DRAGON), "dragon"), filler(2, DRAGON)]),
         ShowdownError::UnknownSpecial { .. }
     ));
     assert!(matches!(
-        refused(
-            "ofc",
-            vec![
-                with(seat(1, OFC_FIRST), "aces_bet", true),
-                seat(2, OFC_SECOND)
-            ]
-        ),
+        refused("ofc", vec![with(seat(1, OFC_FIRST), "aces_bet", true), seat(2, OFC_SECOND)]),
         ShowdownError::AcesBetNotAllowed { .. }
     ));
 }
@@ -1827,11 +1487,7 @@ fn ofc_front_pair_royalties_66_1_to_aa_9() {
         ("Kd Kc 7d", 8),
         ("Ad Ac 7d", 9),
     ] {
-        assert_eq!(
-            royalties_of("ofc", front_pair(front)),
-            units,
-            "front {front}"
-        );
+        assert_eq!(royalties_of("ofc", front_pair(front)), units, "front {front}");
     }
 }
 
@@ -1862,54 +1518,15 @@ fn ofc_front_trips_royalties_222_10_to_aaa_22() {
 fn ofc_middle_royalties() {
     let front = "2s 4h 6d";
     for (why, middle, back, units) in [
-        (
-            "trips 2, back trips 0",
-            "3s 3h 3d 8c 9c",
-            "5s 5h 5d Tc Jc",
-            2,
-        ),
-        (
-            "straight 4, back straight 2",
-            "3s 4s 5h 6h 7c",
-            "8d 9d Tc Js Qh",
-            4 + 2,
-        ),
-        (
-            "flush 8, back flush 4",
-            "3c 5c 7c 9c Jc",
-            "2h 3h 8h Th Kh",
-            8 + 4,
-        ),
-        (
-            "full house 12, back full house 6",
-            "3s 3h 3d 5c 5s",
-            "9s 9h 9d 7c 7s",
-            12 + 6,
-        ),
-        (
-            "quads 20, back quads 10",
-            "3s 3h 3d 3c 5s",
-            "9s 9h 9d 9c 7s",
-            20 + 10,
-        ),
-        (
-            "straight flush 30, back 15",
-            "3c 4c 5c 6c 7c",
-            "8d 9d Td Jd Qd",
-            30 + 15,
-        ),
-        (
-            "royal flush 50, back royal 25",
-            "Ac Kc Qc Jc Tc",
-            "Ah Kh Qh Jh Th",
-            50 + 25,
-        ),
+        ("trips 2, back trips 0", "3s 3h 3d 8c 9c", "5s 5h 5d Tc Jc", 2),
+        ("straight 4, back straight 2", "3s 4s 5h 6h 7c", "8d 9d Tc Js Qh", 4 + 2),
+        ("flush 8, back flush 4", "3c 5c 7c 9c Jc", "2h 3h 8h Th Kh", 8 + 4),
+        ("full house 12, back full house 6", "3s 3h 3d 5c 5s", "9s 9h 9d 7c 7s", 12 + 6),
+        ("quads 20, back quads 10", "3s 3h 3d 3c 5s", "9s 9h 9d 9c 7s", 20 + 10),
+        ("straight flush 30, back 15", "3c 4c 5c 6c 7c", "8d 9d Td Jd Qd", 30 + 15),
+        ("royal flush 50, back royal 25", "Ac Kc Qc Jc Tc", "Ah Kh Qh Jh Th", 50 + 25),
     ] {
-        assert_eq!(
-            royalties_of("ofc", hand(front, middle, back)),
-            units,
-            "{why}"
-        );
+        assert_eq!(royalties_of("ofc", hand(front, middle, back)), units, "{why}");
     }
 }
 
@@ -1925,11 +1542,7 @@ fn ofc_back_royalties() {
         ("straight flush", "5c 6c 7c 8c 9c", 15),
         ("royal flush", "As Ks Qs Js Ts", 25),
     ] {
-        assert_eq!(
-            royalties_of("ofc", hand(front, middle, back)),
-            units,
-            "{why}"
-        );
+        assert_eq!(royalties_of("ofc", hand(front, middle, back)), units, "{why}");
     }
 }
 
@@ -1955,87 +1568,40 @@ const BACK_QUADS_FL: Hand = hand("2h 3d 4c", "5s 5h 7d 7c 8s", "9s 9h 9d 9c 8h")
 #[test]
 fn ofc_fantasyland_entry_needs_queens_or_better_in_front() {
     for preset in ["ofc", "ofc-pineapple"] {
-        assert!(
-            !fantasyland_next(preset, fantasy_front("Jh Jd 2c"), false),
-            "{preset} JJ"
-        );
-        assert!(
-            fantasyland_next(preset, fantasy_front("Qh Qd 2c"), false),
-            "{preset} QQ"
-        );
-        assert!(
-            fantasyland_next(preset, fantasy_front("Kh Kd 2c"), false),
-            "{preset} KK"
-        );
-        assert!(
-            fantasyland_next(preset, fantasy_front("Ah Ad 2c"), false),
-            "{preset} AA"
-        );
-        assert!(
-            fantasyland_next(preset, FRONT_TRIPS_FL, false),
-            "{preset} 222"
-        );
+        assert!(!fantasyland_next(preset, fantasy_front("Jh Jd 2c"), false), "{preset} JJ");
+        assert!(fantasyland_next(preset, fantasy_front("Qh Qd 2c"), false), "{preset} QQ");
+        assert!(fantasyland_next(preset, fantasy_front("Kh Kd 2c"), false), "{preset} KK");
+        assert!(fantasyland_next(preset, fantasy_front("Ah Ad 2c"), false), "{preset} AA");
+        assert!(fantasyland_next(preset, FRONT_TRIPS_FL, false), "{preset} 222");
         // Big hands elsewhere do not enter.
-        assert!(
-            !fantasyland_next(preset, BACK_QUADS_FL, false),
-            "{preset} back quads"
-        );
+        assert!(!fantasyland_next(preset, BACK_QUADS_FL, false), "{preset} back quads");
     }
 }
 
 #[test]
 fn ofc_a_fouled_hand_does_not_enter_fantasyland() {
     let r = play("ofc", vec![seat(1, OFC_FIRST), seat(2, OFC_FOULED)]);
-    assert_eq!(
-        seat_result(&r, 2)["fantasyland_next"],
-        false,
-        "QQ but fouled"
-    );
+    assert_eq!(seat_result(&r, 2)["fantasyland_next"], false, "QQ but fouled");
     // A surrender is a declared foul.
     let queens = fantasy_front("Qh Qd 2c");
-    let r = play(
-        "ofc",
-        vec![
-            surrendering(seat(1, queens)),
-            filler(2, &Set(queens).text()),
-        ],
-    );
+    let r = play("ofc", vec![surrendering(seat(1, queens)), filler(2, &Set(queens).text())]);
     assert_eq!(seat_result(&r, 1)["fantasyland_next"], false);
 }
 
 #[test]
 fn ofc_fantasyland_stay_rules() {
     assert!(fantasyland_next("ofc", FRONT_TRIPS_FL, true), "front trips");
-    assert!(
-        fantasyland_next("ofc", MIDDLE_FULL_HOUSE_FL, true),
-        "middle full house"
-    );
+    assert!(fantasyland_next("ofc", MIDDLE_FULL_HOUSE_FL, true), "middle full house");
     assert!(fantasyland_next("ofc", BACK_QUADS_FL, true), "back quads");
-    assert!(
-        fantasyland_next(
-            "ofc",
-            hand("2h 3d 4c", "5s 5h 7d 7c 8s", "9s Ts Js Qs Ks"),
-            true
-        ),
-        "back straight flush"
-    );
-    assert!(
-        !fantasyland_next("ofc", fantasy_front("Qh Qd 2c"), true),
-        "front QQ does not stay"
-    );
-    assert!(
-        !fantasyland_next("ofc", fantasy_front("Ah Ad 2c"), true),
-        "front AA does not stay"
-    );
+    assert!(fantasyland_next("ofc", hand("2h 3d 4c", "5s 5h 7d 7c 8s", "9s Ts Js Qs Ks"), true), "back straight flush");
+    assert!(!fantasyland_next("ofc", fantasy_front("Qh Qd 2c"), true), "front QQ does not stay");
+    assert!(!fantasyland_next("ofc", fantasy_front("Ah Ad 2c"), true), "front AA does not stay");
 }
 
 #[test]
 fn ofc_fantasyland_is_not_allowed_outside_the_ofc_presets() {
     assert!(matches!(
-        refused(
-            HG,
-            vec![with(seat(1, STRONG), "in_fantasyland", true), seat(2, WEAK)]
-        ),
+        refused(HG, vec![with(seat(1, STRONG), "in_fantasyland", true), seat(2, WEAK)]),
         ShowdownError::FantasylandNotAllowed { .. }
     ));
 }
@@ -2046,20 +1612,11 @@ fn ofc_fantasyland_is_not_allowed_outside_the_ofc_presets() {
 
 #[test]
 fn pineapple_scores_as_ofc() {
-    let r = play(
-        "ofc-pineapple",
-        vec![seat(1, OFC_FIRST), seat(2, OFC_SECOND)],
-    );
+    let r = play("ofc-pineapple", vec![seat(1, OFC_FIRST), seat(2, OFC_SECOND)]);
     assert_eq!(main_units(&r, 1, 2), 4);
-    let r = play(
-        "ofc-pineapple",
-        vec![seat(1, OFC_FIRST), seat(2, OFC_FOULED)],
-    );
+    let r = play("ofc-pineapple", vec![seat(1, OFC_FIRST), seat(2, OFC_FOULED)]);
     assert_eq!(main_units(&r, 1, 2), 6 + 7);
-    let r = play(
-        "ofc-pineapple",
-        vec![seat(1, MIDDLING), surrendering(seat(2, WEAK))],
-    );
+    let r = play("ofc-pineapple", vec![seat(1, MIDDLING), surrendering(seat(2, WEAK))]);
     assert_eq!(seat_result(&r, 2)["fouled"], true);
     assert_eq!(main_units(&r, 1, 2), 6 + 6);
 }
@@ -2068,64 +1625,31 @@ fn pineapple_scores_as_ofc() {
 fn pineapple_discards_are_not_among_the_13_but_count_for_duplicates() {
     let r = play(
         "ofc-pineapple",
-        vec![
-            with(seat(1, OFC_FIRST), "discards", "Ad 7h 5d"),
-            with(seat(2, OFC_SECOND), "discards", "Jh Td"),
-        ],
+        vec![with(seat(1, OFC_FIRST), "discards", "Ad 7h 5d"), with(seat(2, OFC_SECOND), "discards", "Jh Td")],
     );
     assert_eq!(main_units(&r, 1, 2), 4);
     assert_eq!(seat_result(&r, 1)["aces"], 0, "a discarded ace is not held");
     // A discard that another seat holds.
-    let e = refused(
-        "ofc-pineapple",
-        vec![
-            with(seat(1, OFC_FIRST), "discards", "Ad 7h Ac"),
-            seat(2, OFC_SECOND),
-        ],
-    );
+    let e = refused("ofc-pineapple", vec![with(seat(1, OFC_FIRST), "discards", "Ad 7h Ac"), seat(2, OFC_SECOND)]);
     assert!(matches!(e, ShowdownError::DuplicateCard { .. }), "{e}");
     assert!(e.to_string().contains("Ac"), "{e}");
     // A discard that the seat itself holds.
-    let e = refused(
-        "ofc-pineapple",
-        vec![
-            with(seat(1, OFC_FIRST), "discards", "6s"),
-            seat(2, OFC_SECOND),
-        ],
-    );
+    let e = refused("ofc-pineapple", vec![with(seat(1, OFC_FIRST), "discards", "6s"), seat(2, OFC_SECOND)]);
     assert!(matches!(e, ShowdownError::DuplicateCard { .. }), "{e}");
 }
 
 #[test]
 fn pineapple_fantasyland_stay_rules() {
-    assert!(
-        fantasyland_next("ofc-pineapple", FRONT_TRIPS_FL, true),
-        "front trips"
-    );
-    assert!(
-        fantasyland_next("ofc-pineapple", BACK_QUADS_FL, true),
-        "back quads"
-    );
-    assert!(
-        !fantasyland_next("ofc-pineapple", MIDDLE_FULL_HOUSE_FL, true),
-        "a middle full house does not keep it"
-    );
-    assert!(
-        fantasyland_next("ofc", MIDDLE_FULL_HOUSE_FL, true),
-        "but does in ofc"
-    );
+    assert!(fantasyland_next("ofc-pineapple", FRONT_TRIPS_FL, true), "front trips");
+    assert!(fantasyland_next("ofc-pineapple", BACK_QUADS_FL, true), "back quads");
+    assert!(!fantasyland_next("ofc-pineapple", MIDDLE_FULL_HOUSE_FL, true), "a middle full house does not keep it");
+    assert!(fantasyland_next("ofc", MIDDLE_FULL_HOUSE_FL, true), "but does in ofc");
 }
 
 #[test]
 fn pineapple_royalties_are_those_of_ofc() {
     assert_eq!(royalties_of("ofc-pineapple", OFC_FIRST), 7);
-    assert_eq!(
-        royalties_of(
-            "ofc-pineapple",
-            hand("2s 4h 6d", "Ac Kc Qc Jc Tc", "Ah Kh Qh Jh Th")
-        ),
-        75
-    );
+    assert_eq!(royalties_of("ofc-pineapple", hand("2s 4h 6d", "Ac Kc Qc Jc Tc", "Ah Kh Qh Jh Th")), 75);
 }
 
 // ---------------------------------------------------------------------------
@@ -2151,18 +1675,8 @@ fn two_four_extras_on_rows_won() {
         ("front trips 2", FRONT_TRIPS, WEAK, 3 + 2 + 1),
         ("middle full house 1", MIDDLE_FULL_HOUSE, WEAK, 3 + 1 + 1),
         ("middle and back quads 3", MIDDLE_QUADS, WEAK, 3 + 3 + 3 + 1),
-        (
-            "middle and back straight flush 4",
-            MIDDLE_STRAIGHT_FLUSH,
-            WEAK_2,
-            3 + 4 + 4 + 1,
-        ),
-        (
-            "back straight flush 4",
-            BACK_STRAIGHT_FLUSH,
-            WEAK,
-            3 + 4 + 1,
-        ),
+        ("middle and back straight flush 4", MIDDLE_STRAIGHT_FLUSH, WEAK_2, 3 + 4 + 4 + 1),
+        ("back straight flush 4", BACK_STRAIGHT_FLUSH, WEAK, 3 + 4 + 1),
     ];
     for (why, winner, loser, expected) in cases {
         let r = play("two-four", vec![seat(1, winner), seat(2, loser)]);
@@ -2176,28 +1690,15 @@ fn two_four_extras_on_rows_won() {
 #[test]
 fn two_four_extras_not_on_rows_lost() {
     // Quads lose the back: 2 against 1 + 4 and the overall point.
-    let r = play(
-        "two-four",
-        vec![seat(1, QUADS_LOSING_BACK), seat(2, SF_WINNING_BACK)],
-    );
+    let r = play("two-four", vec![seat(1, QUADS_LOSING_BACK), seat(2, SF_WINNING_BACK)]);
     assert_eq!(main_units(&r, 2, 1), (1 + 4 + 1) - 2);
-    let r = play(
-        "two-four",
-        vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, BIGGER_FULL_HOUSES)],
-    );
+    let r = play("two-four", vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, BIGGER_FULL_HOUSES)]);
     assert_eq!(main_units(&r, 2, 1), 3 + 1 + 1);
 }
 
 #[test]
 fn two_four_surrender_pays_2() {
-    let r = play(
-        "two-four",
-        vec![
-            seat(1, STRONG),
-            surrendering(seat(2, WEAK)),
-            surrendering(seat(3, MIDDLING)),
-        ],
-    );
+    let r = play("two-four", vec![seat(1, STRONG), surrendering(seat(2, WEAK)), surrendering(seat(3, MIDDLING))]);
     assert_eq!(main_units(&r, 1, 2), 2);
     assert_eq!(main_units(&r, 1, 3), 2);
     assert_eq!(main_units(&r, 2, 3), 0);
@@ -2219,23 +1720,13 @@ fn sweep_bonus_rows_and_the_sweep() {
     let r = play("sweep-bonus", vec![seat(1, MIDDLE_QUADS), seat(2, WEAK)]);
     assert_eq!(main_units(&r, 1, 2), 3 + 3);
     // A fouled hand is swept.
-    let r = play(
-        "sweep-bonus",
-        vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, FOULED)],
-    );
+    let r = play("sweep-bonus", vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, FOULED)]);
     assert_eq!(main_units(&r, 1, 2), 3 + 3);
 }
 
 #[test]
 fn sweep_bonus_surrender_pays_1() {
-    let r = play(
-        "sweep-bonus",
-        vec![
-            seat(1, STRONG),
-            surrendering(seat(2, WEAK)),
-            surrendering(seat(3, MIDDLING)),
-        ],
-    );
+    let r = play("sweep-bonus", vec![seat(1, STRONG), surrendering(seat(2, WEAK)), surrendering(seat(3, MIDDLING))]);
     assert_eq!(main_units(&r, 1, 2), 1);
     assert_eq!(main_units(&r, 1, 3), 1);
     assert_eq!(main_units(&r, 2, 3), 0);
@@ -2254,18 +1745,8 @@ fn irrespective_extras_on_rows_won() {
         ("middle full house 1", MIDDLE_FULL_HOUSE, WEAK, 3 + 1 + 1),
         ("middle and back quads 3", MIDDLE_QUADS, WEAK, 3 + 3 + 3 + 1),
         ("back quads 3", BACK_QUADS, WEAK, 3 + 3 + 1),
-        (
-            "middle and back straight flush 4",
-            MIDDLE_STRAIGHT_FLUSH,
-            WEAK_2,
-            3 + 4 + 4 + 1,
-        ),
-        (
-            "back straight flush 4",
-            BACK_STRAIGHT_FLUSH,
-            WEAK,
-            3 + 4 + 1,
-        ),
+        ("middle and back straight flush 4", MIDDLE_STRAIGHT_FLUSH, WEAK_2, 3 + 4 + 4 + 1),
+        ("back straight flush 4", BACK_STRAIGHT_FLUSH, WEAK, 3 + 4 + 1),
     ];
     for (why, winner, loser, expected) in cases {
         let r = play("irrespective", vec![seat(1, winner), seat(2, loser)]);
@@ -2276,29 +1757,16 @@ fn irrespective_extras_on_rows_won() {
 #[test]
 fn irrespective_extras_count_on_rows_lost() {
     // Four sixes lose the back but count 3: 2 + 3 against 1 + 4, no overall point.
-    let r = play(
-        "irrespective",
-        vec![seat(1, QUADS_LOSING_BACK), seat(2, SF_WINNING_BACK)],
-    );
+    let r = play("irrespective", vec![seat(1, QUADS_LOSING_BACK), seat(2, SF_WINNING_BACK)]);
     assert_eq!(main_units(&r, 1, 2), 0);
     // A middle full house loses to a bigger one; both count 1.
-    let r = play(
-        "irrespective",
-        vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, BIGGER_FULL_HOUSES)],
-    );
+    let r = play("irrespective", vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, BIGGER_FULL_HOUSES)]);
     assert_eq!(main_units(&r, 2, 1), (3 + 1 + 1) - 1);
 }
 
 #[test]
 fn irrespective_surrender_pays_2() {
-    let r = play(
-        "irrespective",
-        vec![
-            seat(1, STRONG),
-            surrendering(seat(2, WEAK)),
-            surrendering(seat(3, MIDDLING)),
-        ],
-    );
+    let r = play("irrespective", vec![seat(1, STRONG), surrendering(seat(2, WEAK)), surrendering(seat(3, MIDDLING))]);
     assert_eq!(main_units(&r, 1, 2), 2);
     assert_eq!(main_units(&r, 1, 3), 2);
     assert_eq!(main_units(&r, 2, 3), 0);
@@ -2315,10 +1783,7 @@ const BIG_SIX_PAIRS: &str = "9h 9d Th Td Jh Jd Qh Qd Kh Kd Ah Ad 8d";
 
 #[test]
 fn singapore_uses_the_typical_scale() {
-    let r = play(
-        "singapore",
-        vec![seat(1, TYPICAL_FIRST), seat(2, TYPICAL_SECOND)],
-    );
+    let r = play("singapore", vec![seat(1, TYPICAL_FIRST), seat(2, TYPICAL_SECOND)]);
     assert_eq!(main_units(&r, 2, 1), 3);
     let r = play("singapore", vec![seat(1, STRONG), seat(2, WEAK)]);
     assert_eq!(main_units(&r, 1, 2), 3);
@@ -2333,34 +1798,22 @@ fn singapore_specials() {
     assert_special("singapore", Loose(DRAGON), "dragon", 13);
     // Small cards and six pairs: best takes six-pairs, the later one.
     let both = "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 8c";
-    assert_eq!(
-        claimed("singapore", Loose(both), "best"),
-        ("six-pairs".into(), 3)
-    );
-    assert_eq!(
-        claimed("singapore", Loose(both), "small-cards"),
-        ("small-cards".into(), 3)
-    );
+    assert_eq!(claimed("singapore", Loose(both), "best"), ("six-pairs".into(), 3));
+    assert_eq!(claimed("singapore", Loose(both), "small-cards"), ("small-cards".into(), 3));
 }
 
 #[test]
 fn singapore_the_later_special_is_paid_its_full_value() {
     let r = play(
         "singapore",
-        vec![
-            claiming(loose(1, SMALL_CARDS), "small-cards"),
-            claiming(loose(2, BIG_SIX_PAIRS), "six-pairs"),
-        ],
+        vec![claiming(loose(1, SMALL_CARDS), "small-cards"), claiming(loose(2, BIG_SIX_PAIRS), "six-pairs")],
     );
     assert_eq!(special_units(&r, 2, 1), 3);
 }
 
 #[test]
 fn singapore_surrender_pays_1() {
-    let r = play(
-        "singapore",
-        vec![seat(1, STRONG), surrendering(seat(2, WEAK))],
-    );
+    let r = play("singapore", vec![seat(1, STRONG), surrendering(seat(2, WEAK))]);
     assert_eq!(main_units(&r, 1, 2), 1);
 }
 
@@ -2376,21 +1829,14 @@ fn vietnamese_rows_doubled_for_all_three() {
     let r = play("vietnamese", vec![seat(1, STRONG), seat(2, ACES_FULL)]);
     assert_eq!(main_units(&r, 1, 2), 1);
     let r = play("vietnamese", vec![seat(1, PUSH_A), seat(2, PUSH_C)]);
-    assert_eq!(
-        main_units(&r, 1, 2),
-        2,
-        "two rows and a push are not doubled"
-    );
+    assert_eq!(main_units(&r, 1, 2), 2, "two rows and a push are not doubled");
     let r = play("vietnamese", vec![seat(1, MIDDLE_QUADS), seat(2, WEAK)]);
     assert_eq!(main_units(&r, 1, 2), 6, "no bonus hands");
 }
 
 #[test]
 fn vietnamese_a_foul_pays_6() {
-    let r = play(
-        "vietnamese",
-        vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, FOULED)],
-    );
+    let r = play("vietnamese", vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, FOULED)]);
     assert_eq!(main_units(&r, 1, 2), 6);
 }
 
@@ -2399,29 +1845,18 @@ fn vietnamese_specials() {
     assert_special("vietnamese", Set(THREE_STRAIGHTS), "three-straights", 6);
     assert_special("vietnamese", Set(THREE_FLUSHES), "three-flushes", 6);
     assert_special("vietnamese", Loose(SIX_PAIRS), "six-pairs", 6);
-    assert_special(
-        "vietnamese",
-        Loose(FIVE_PAIRS_TRIPLE),
-        "five-pairs-triple",
-        6,
-    );
+    assert_special("vietnamese", Loose(FIVE_PAIRS_TRIPLE), "five-pairs-triple", 6);
     assert_special("vietnamese", Loose(DRAGON), "dragon", 24);
     assert_special("vietnamese", Loose(ONE_SUIT), "one-suit", 26);
     // Five pairs and a triple are also six pairs (equal value, earlier).
-    assert_eq!(
-        claimed("vietnamese", Loose(FIVE_PAIRS_TRIPLE), "six-pairs"),
-        ("six-pairs".into(), 6)
-    );
+    assert_eq!(claimed("vietnamese", Loose(FIVE_PAIRS_TRIPLE), "six-pairs"), ("six-pairs".into(), 6));
 }
 
 #[test]
 fn vietnamese_the_later_special_is_paid_its_full_value() {
     let r = play(
         "vietnamese",
-        vec![
-            claiming(loose(1, ONE_SUIT), "one-suit"),
-            claiming(loose(2, DRAGON_NO_HEARTS), "dragon"),
-        ],
+        vec![claiming(loose(1, ONE_SUIT), "one-suit"), claiming(loose(2, DRAGON_NO_HEARTS), "dragon")],
     );
     assert_eq!(special_units(&r, 1, 2), 26);
 }
@@ -2429,10 +1864,7 @@ fn vietnamese_the_later_special_is_paid_its_full_value() {
 #[test]
 fn vietnamese_has_no_surrender() {
     assert!(matches!(
-        refused(
-            "vietnamese",
-            vec![seat(1, STRONG), surrendering(seat(2, WEAK))]
-        ),
+        refused("vietnamese", vec![seat(1, STRONG), surrendering(seat(2, WEAK))]),
         ShowdownError::SurrenderNotAllowed { .. }
     ));
 }
@@ -2446,15 +1878,7 @@ fn vietnamese_has_no_surrender() {
 
 #[test]
 fn malayan_only_the_bank_plays_each_player() {
-    let r = play(
-        "malayan",
-        vec![
-            seat(1, STRONG),
-            seat(2, WEAK),
-            seat(3, MIDDLING),
-            seat(4, ACES),
-        ],
-    );
+    let r = play("malayan", vec![seat(1, STRONG), seat(2, WEAK), seat(3, MIDDLING), seat(4, ACES)]);
     assert_eq!(main_units(&r, 1, 2), 3);
     assert_eq!(main_units(&r, 1, 3), 3);
     // ACES wins the back with four aces (1 + 4) against two rows.
@@ -2465,11 +1889,7 @@ fn malayan_only_the_bank_plays_each_player() {
     assert_eq!(pairs(&r).len(), 6, "every pair is still listed");
     assert_eq!(
         transactions(&r),
-        vec![
-            tx("main", 2, 1, "3", "3"),
-            tx("main", 3, 1, "3", "3"),
-            tx("main", 1, 4, "3", "3"),
-        ]
+        vec![tx("main", 2, 1, "3", "3"), tx("main", 3, 1, "3", "3"), tx("main", 1, 4, "3", "3"),]
     );
 }
 
@@ -2490,19 +1910,9 @@ fn malayan_extras() {
     let cases = [
         ("front trips 2", FRONT_TRIPS, WEAK, 3 + 2),
         ("middle full house 2", MIDDLE_FULL_HOUSE, WEAK, 3 + 2),
-        (
-            "middle quads 6, back quads 4",
-            MIDDLE_QUADS,
-            WEAK,
-            3 + 6 + 4,
-        ),
+        ("middle quads 6, back quads 4", MIDDLE_QUADS, WEAK, 3 + 6 + 4),
         ("back quads 4", BACK_QUADS, WEAK, 3 + 4),
-        (
-            "middle straight flush 8, back 6",
-            MIDDLE_STRAIGHT_FLUSH,
-            WEAK_2,
-            3 + 8 + 6,
-        ),
+        ("middle straight flush 8, back 6", MIDDLE_STRAIGHT_FLUSH, WEAK_2, 3 + 8 + 6),
         ("back straight flush 6", BACK_STRAIGHT_FLUSH, WEAK, 3 + 6),
     ];
     for (why, bank, player, expected) in cases {
@@ -2513,15 +1923,9 @@ fn malayan_extras() {
 
 #[test]
 fn malayan_extras_count_on_rows_lost() {
-    let r = play(
-        "malayan",
-        vec![seat(1, QUADS_LOSING_BACK), seat(2, SF_WINNING_BACK)],
-    );
+    let r = play("malayan", vec![seat(1, QUADS_LOSING_BACK), seat(2, SF_WINNING_BACK)]);
     assert_eq!(main_units(&r, 1, 2), (2 + 4) - (1 + 6));
-    let r = play(
-        "malayan",
-        vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, BIGGER_FULL_HOUSES)],
-    );
+    let r = play("malayan", vec![seat(1, MIDDLE_FULL_HOUSE), seat(2, BIGGER_FULL_HOUSES)]);
     assert_eq!(main_units(&r, 2, 1), (3 + 2) - 2);
 }
 
@@ -2532,57 +1936,21 @@ fn malayan_specials() {
     assert_special(m, Set(THREE_STRAIGHTS), "three-straights", 4);
     assert_special(m, Loose(MIXED_SIX_PAIRS), "six-pairs", 4);
     assert_special(m, Loose(FIVE_PAIRS_TRIPLE), "five-pairs-triple", 5);
-    assert_special(
-        m,
-        Loose("2h 2d 2c 5s 5h 5d 9c 9s 9h Kd Kc Ks Ah"),
-        "four-triples",
-        6,
-    );
+    assert_special(m, Loose("2h 2d 2c 5s 5h 5d 9c 9s 9h Kd Kc Ks Ah"), "four-triples", 6);
     assert_special(m, Loose(ALL_ONE_COLOR), "all-one-color", 10);
-    assert_special(
-        m,
-        Loose("2h 2d 2c 3s 3h 4d 4c 5s 6h 7d 7c 8s 8h"),
-        "all-small",
-        10,
-    );
-    assert_special(
-        m,
-        Loose("8s 8h 8d 9c 9s Th Td Jc Js Qh Kd As Ah"),
-        "all-big",
-        10,
-    );
-    assert_special(
-        m,
-        Loose("2h 2d 2c 2s 5s 5h 5d 5c 9c 9s 9h 9d Kc"),
-        "three-quads",
-        16,
-    );
-    assert_special(
-        m,
-        Set(hand("2c 3c 4c", "5h 6h 7h 8h 9h", "9s Ts Js Qs Ks")),
-        "three-straight-flushes",
-        18,
-    );
-    assert_special(
-        m,
-        Loose("Jh Jd Jc Js Qh Qd Qc Qs Kh Kd Kc Ks 2c"),
-        "twelve-pictures",
-        18,
-    );
+    assert_special(m, Loose("2h 2d 2c 3s 3h 4d 4c 5s 6h 7d 7c 8s 8h"), "all-small", 10);
+    assert_special(m, Loose("8s 8h 8d 9c 9s Th Td Jc Js Qh Kd As Ah"), "all-big", 10);
+    assert_special(m, Loose("2h 2d 2c 2s 5s 5h 5d 5c 9c 9s 9h 9d Kc"), "three-quads", 16);
+    assert_special(m, Set(hand("2c 3c 4c", "5h 6h 7h 8h 9h", "9s Ts Js Qs Ks")), "three-straight-flushes", 18);
+    assert_special(m, Loose("Jh Jd Jc Js Qh Qd Qc Qs Kh Kd Kc Ks 2c"), "twelve-pictures", 18);
     assert_special(m, Loose(ONE_SUIT), "one-suit", 26);
 }
 
 #[test]
 fn malayan_a_straight_flush_row_counts_as_a_straight_and_as_a_flush() {
     let h = hand("2c 3c 4c", "5h 6h 7h 8h 9h", "9s Ts Js Qs Ks");
-    assert_eq!(
-        claimed("malayan", Set(h), "three-flushes"),
-        ("three-flushes".into(), 3)
-    );
-    assert_eq!(
-        claimed("malayan", Set(h), "three-straights"),
-        ("three-straights".into(), 4)
-    );
+    assert_eq!(claimed("malayan", Set(h), "three-flushes"), ("three-flushes".into(), 3));
+    assert_eq!(claimed("malayan", Set(h), "three-straights"), ("three-straights".into(), 4));
 }
 
 #[test]
@@ -2590,10 +1958,7 @@ fn malayan_special_against_special_pays_the_difference() {
     let r = play(
         "malayan",
         vec![
-            claiming(
-                loose(1, "2h 2d 2c 5s 5h 5d 9c 9s 9h Kd Kc Ks Ah"),
-                "four-triples",
-            ),
+            claiming(loose(1, "2h 2d 2c 5s 5h 5d 9c 9s 9h Kd Kc Ks Ah"), "four-triples"),
             claiming(loose(2, SIX_PAIRS_2_MALAYAN), "six-pairs"),
         ],
     );
@@ -2612,14 +1977,8 @@ fn malayan_specials_between_players_are_not_settled() {
         "malayan",
         vec![
             seat(1, STRONG),
-            claiming(
-                loose(2, "2s 2h 2d 7s 7h 7d Js Jh Jd Ts Th Td 4s"),
-                "four-triples",
-            ),
-            claiming(
-                loose(3, "9s 9d 8s 8d 6s 6d 5s 5d 4h 4c 3s 3d 7c"),
-                "six-pairs",
-            ),
+            claiming(loose(2, "2s 2h 2d 7s 7h 7d Js Jh Jd Ts Th Td 4s"), "four-triples"),
+            claiming(loose(3, "9s 9d 8s 8d 6s 6d 5s 5d 4h 4c 3s 3d 7c"), "six-pairs"),
         ],
     );
     assert_eq!(special_units(&r, 1, 2), -6);
@@ -2630,10 +1989,7 @@ fn malayan_specials_between_players_are_not_settled() {
 #[test]
 fn malayan_has_no_surrender() {
     assert!(matches!(
-        refused(
-            "malayan",
-            vec![seat(1, STRONG), surrendering(seat(2, WEAK))]
-        ),
+        refused("malayan", vec![seat(1, STRONG), surrendering(seat(2, WEAK))]),
         ShowdownError::SurrenderNotAllowed { .. }
     ));
 }
@@ -2645,10 +2001,7 @@ fn malayan_has_no_surrender() {
 
 #[test]
 fn banker_only_the_dealer_plays_each_player() {
-    let r = play(
-        "banker",
-        vec![seat(1, STRONG), seat(2, WEAK), seat(3, MIDDLING)],
-    );
+    let r = play("banker", vec![seat(1, STRONG), seat(2, WEAK), seat(3, MIDDLING)]);
     assert_eq!(main_units(&r, 1, 2), 3);
     assert_eq!(main_units(&r, 1, 3), 3);
     assert_eq!(units(&r, 2, 3), (0, 0));
@@ -2658,10 +2011,7 @@ fn banker_only_the_dealer_plays_each_player() {
         "dealer": 3,
         "seats": [seat(1, STRONG), seat(2, WEAK), seat(3, MIDDLING)],
     }));
-    assert_eq!(
-        pairs(&r),
-        vec![([3, 1], 0, -3), ([3, 2], 0, 3), ([1, 2], 0, 0)]
-    );
+    assert_eq!(pairs(&r), vec![([3, 1], 0, -3), ([3, 2], 0, 3), ([1, 2], 0, 0)]);
 }
 
 #[test]
@@ -2678,23 +2028,13 @@ fn banker_the_house_wins_equal_rows() {
 
 #[test]
 fn banker_uses_the_typical_scale() {
-    let r = play(
-        "banker",
-        vec![seat(1, TYPICAL_FIRST), seat(2, TYPICAL_SECOND)],
-    );
+    let r = play("banker", vec![seat(1, TYPICAL_FIRST), seat(2, TYPICAL_SECOND)]);
     assert_eq!(main_units(&r, 2, 1), 3);
 }
 
 #[test]
 fn banker_surrender_pays_1() {
-    let r = play(
-        "banker",
-        vec![
-            seat(1, STRONG),
-            surrendering(seat(2, WEAK)),
-            seat(3, MIDDLING),
-        ],
-    );
+    let r = play("banker", vec![seat(1, STRONG), surrendering(seat(2, WEAK)), seat(3, MIDDLING)]);
     assert_eq!(main_units(&r, 1, 2), 1);
     assert_eq!(main_units(&r, 2, 3), 0);
 }
@@ -2707,16 +2047,9 @@ fn banker_specials_are_typical() {
     assert_special("banker", Loose(DRAGON), "dragon", 13);
     let r = play(
         "banker",
-        vec![
-            claiming(loose(1, SIX_PAIRS_2), "six-pairs"),
-            claiming(seat(2, THREE_FLUSHES), "three-flushes"),
-        ],
+        vec![claiming(loose(1, SIX_PAIRS_2), "six-pairs"), claiming(seat(2, THREE_FLUSHES), "three-flushes")],
     );
-    assert_eq!(
-        special_units(&r, 2, 1),
-        3,
-        "the later special is paid its full value"
-    );
+    assert_eq!(special_units(&r, 2, 1), 3, "the later special is paid its full value");
 }
 
 // ---------------------------------------------------------------------------
@@ -2727,10 +2060,7 @@ fn banker_specials_are_typical() {
 #[test]
 fn pool_the_best_row_collects_from_every_other_seat() {
     // Best front and middle: STRONG; best back: ACES.
-    let r = play(
-        "pool",
-        vec![seat(1, STRONG), seat(2, MIDDLING), seat(3, ACES)],
-    );
+    let r = play("pool", vec![seat(1, STRONG), seat(2, MIDDLING), seat(3, ACES)]);
     assert_eq!(main_units(&r, 1, 2), 2);
     assert_eq!(main_units(&r, 1, 3), 2 - 1);
     // MIDDLING beats ACES in two rows but holds no best row.
@@ -2739,14 +2069,7 @@ fn pool_the_best_row_collects_from_every_other_seat() {
 
 #[test]
 fn pool_a_fouled_hand_holds_no_best_row_and_pays() {
-    let r = play(
-        "pool",
-        vec![
-            seat(1, STRONG),
-            seat(2, MIDDLING),
-            seat(3, FOULED_TRIP_ACES),
-        ],
-    );
+    let r = play("pool", vec![seat(1, STRONG), seat(2, MIDDLING), seat(3, FOULED_TRIP_ACES)]);
     assert_eq!(seat_result(&r, 3)["fouled"], true);
     assert_eq!(main_units(&r, 1, 2), 3);
     assert_eq!(main_units(&r, 1, 3), 3);
@@ -2768,10 +2091,7 @@ fn pool_has_no_surrender() {
 
 #[test]
 fn single_winner_only_the_top_seat_collects() {
-    let r = play(
-        "single-winner",
-        vec![seat(1, STRONG), seat(2, WEAK), seat(3, MIDDLING)],
-    );
+    let r = play("single-winner", vec![seat(1, STRONG), seat(2, WEAK), seat(3, MIDDLING)]);
     assert_eq!(main_units(&r, 1, 2), 3);
     assert_eq!(main_units(&r, 1, 3), 3);
     // MIDDLING beat WEAK, but is not the winner.
@@ -2781,10 +2101,7 @@ fn single_winner_only_the_top_seat_collects() {
 #[test]
 fn single_winner_a_tie_at_the_top_collects_nothing() {
     // PUSH_A and PUSH_B each total 3 (one row each between them, back push).
-    let r = play(
-        "single-winner",
-        vec![seat(1, PUSH_A), seat(2, PUSH_B), seat(3, BELOW_PUSHES)],
-    );
+    let r = play("single-winner", vec![seat(1, PUSH_A), seat(2, PUSH_B), seat(3, BELOW_PUSHES)]);
     for (a, b) in [(1, 2), (1, 3), (2, 3)] {
         assert_eq!(main_units(&r, a, b), 0, "seats {a} and {b}");
     }
@@ -2793,14 +2110,7 @@ fn single_winner_a_tie_at_the_top_collects_nothing() {
 #[test]
 fn single_winner_surrender_counts_1() {
     // Totals: STRONG 3 + 1; WEAK -3 + 1; MIDDLING -1 - 1.
-    let r = play(
-        "single-winner",
-        vec![
-            seat(1, STRONG),
-            seat(2, WEAK),
-            surrendering(seat(3, MIDDLING)),
-        ],
-    );
+    let r = play("single-winner", vec![seat(1, STRONG), seat(2, WEAK), surrendering(seat(3, MIDDLING))]);
     assert_eq!(main_units(&r, 1, 2), 3);
     assert_eq!(main_units(&r, 1, 3), 1);
     assert_eq!(main_units(&r, 2, 3), 0);

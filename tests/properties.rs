@@ -40,8 +40,8 @@ use pitboss::engine::eval::front_beats_middle;
 use pitboss::engine::ruleset::{Structure, Surrender};
 use pitboss::engine::special::{qualifies, SetRows};
 use pitboss::engine::{
-    eval3, eval5, parse_cards, score, score_json, Card, Pass, ScoreResult, Showdown, ShowdownError,
-    ShowdownInput, PRESETS,
+    eval3, eval5, parse_cards, score, score_json, Card, Pass, ScoreResult, Showdown, ShowdownError, ShowdownInput,
+    PRESETS,
 };
 
 // ---------------------------------------------------------------------------
@@ -50,10 +50,7 @@ use pitboss::engine::{
 /// `cases` per property; `PROPTEST_CASES` in the environment overrides it
 /// (for a long soak run).
 fn cfg(cases: u32) -> Config {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(cases);
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(cases);
     Config {
         cases,
         // Never write proptest-regressions files next to this test.
@@ -65,9 +62,7 @@ fn cfg(cases: u32) -> Config {
 // ---------------------------------------------------------------------------
 // Random deals
 
-const UNITS: [&str; 10] = [
-    "1", "0.25", "2", "5", "0.10", "1.5", "0.005", "0.000001", "250000", "0",
-];
+const UNITS: [&str; 10] = ["1", "0.25", "2", "5", "0.10", "1.5", "0.005", "0.000001", "250000", "0"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum StackMode {
@@ -239,12 +234,8 @@ fn special_hand(mode: u8, deck: &[u8]) -> Option<Vec<u8>> {
             let suits = [deck[0] % 4, deck[1] % 4, deck[2] % 4];
             let mut hand = Vec::new();
             for (k, len) in [3usize, 5, 5].into_iter().enumerate() {
-                let row: Vec<u8> = deck
-                    .iter()
-                    .copied()
-                    .filter(|&c| c % 4 == suits[k] && !hand.contains(&c))
-                    .take(len)
-                    .collect();
+                let row: Vec<u8> =
+                    deck.iter().copied().filter(|&c| c % 4 == suits[k] && !hand.contains(&c)).take(len).collect();
                 hand.extend(row);
             }
             return (hand.len() == 13).then_some(hand);
@@ -257,10 +248,7 @@ fn special_hand(mode: u8, deck: &[u8]) -> Option<Vec<u8>> {
                 for j in 0..len {
                     // below the deuce comes the ace (A 2 3, A 2 3 4 5)
                     let rank = if j > tops[k] { 12 } else { tops[k] - j };
-                    let c = deck
-                        .iter()
-                        .copied()
-                        .find(|&c| c / 4 == rank && !hand.contains(&c))?;
+                    let c = deck.iter().copied().find(|&c| c / 4 == rank && !hand.contains(&c))?;
                     hand.push(c);
                 }
             }
@@ -269,12 +257,7 @@ fn special_hand(mode: u8, deck: &[u8]) -> Option<Vec<u8>> {
         _ => return None,
     }
     assert_eq!(chosen.len(), 13);
-    Some(
-        deck.iter()
-            .copied()
-            .filter(|c| chosen.contains(c))
-            .collect(),
-    )
+    Some(deck.iter().copied().filter(|c| chosen.contains(c)).collect())
 }
 
 /// Two hands for a bad beat (RULES §5.1): the first has a straight flush
@@ -283,28 +266,19 @@ fn special_hand(mode: u8, deck: &[u8]) -> Option<Vec<u8>> {
 fn bad_beat_hands(deck: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
     let mut pool: Vec<u8> = deck.to_vec();
     let mut take = |rank: u8, suit: Option<u8>| -> Option<u8> {
-        let i = pool
-            .iter()
-            .position(|&c| c / 4 == rank && suit.is_none_or(|s| c % 4 == s))?;
+        let i = pool.iter().position(|&c| c / 4 == rank && suit.is_none_or(|s| c % 4 == s))?;
         Some(pool.remove(i))
     };
     let s1 = deck[0] % 4;
-    let s2 = if deck[1] % 4 == s1 {
-        (s1 + 1) % 4
-    } else {
-        deck[1] % 4
-    };
+    let s2 = if deck[1] % 4 == s1 { (s1 + 1) % 4 } else { deck[1] % 4 };
     let t0 = 3 + deck[2] % 8; // 5-high to queen-high
     let t1 = t0 + 1 + deck[3] % (12 - t0);
     let a = deck[4] % 11; // trips ranks a < b
     let b = a + 1 + deck[5] % (12 - a);
     let c = deck[6] % 11; // pair ranks c < d
     let d = c + 1 + deck[7] % (12 - c);
-    let mut sf = |t: u8, s: u8| -> Option<Vec<u8>> {
-        (0..5u8)
-            .map(|j| take(if j > t { 12 } else { t - j }, Some(s)))
-            .collect()
-    };
+    let mut sf =
+        |t: u8, s: u8| -> Option<Vec<u8>> { (0..5u8).map(|j| take(if j > t { 12 } else { t - j }, Some(s))).collect() };
     let back0 = sf(t0, s1)?;
     let back1 = sf(t1, s2)?;
     let mut middle0: Vec<u8> = (0..3).map(|_| take(a, None)).collect::<Option<_>>()?;
@@ -341,10 +315,7 @@ fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
 
 fn split(cards: &[u8], pick: &[usize]) -> (Vec<u8>, Vec<u8>) {
     let chosen: Vec<u8> = pick.iter().map(|&i| cards[i]).collect();
-    let rest: Vec<u8> = (0..cards.len())
-        .filter(|i| !pick.contains(i))
-        .map(|i| cards[i])
-        .collect();
+    let rest: Vec<u8> = (0..cards.len()).filter(|i| !pick.contains(i)).map(|i| cards[i]).collect();
     (chosen, rest)
 }
 
@@ -366,8 +337,7 @@ fn arrange(cards: &[u8; 13], strong_front: bool) -> [u8; 13] {
             .iter()
             .map(|p| split(&rest, p))
             .filter(|(f, m)| {
-                eval5(&arr5(m)) <= eval5(&arr5(&back))
-                    && !front_beats_middle(eval3(&arr3(f)), eval5(&arr5(m)))
+                eval5(&arr5(m)) <= eval5(&arr5(&back)) && !front_beats_middle(eval3(&arr3(f)), eval5(&arr5(m)))
             })
             .max_by_key(|(f, _)| eval3(&arr3(f)))
             .unwrap()
@@ -383,36 +353,11 @@ fn arrange(cards: &[u8; 13], strong_front: bool) -> [u8; 13] {
     [front, middle, back].concat().try_into().unwrap()
 }
 
-type DealTuple = (
-    usize,
-    usize,
-    Vec<u8>,
-    Vec<u32>,
-    u8,
-    Vec<SeatRaw>,
-    usize,
-    u64,
-    u64,
-    usize,
-    Vec<(usize, usize, usize)>,
-    bool,
-);
+type DealTuple =
+    (usize, usize, Vec<u8>, Vec<u32>, u8, Vec<SeatRaw>, usize, u64, u64, usize, Vec<(usize, usize, usize)>, bool);
 
 fn build_deal(mode: StackMode, t: DealTuple) -> Deal {
-    let (
-        preset,
-        n,
-        mut deck,
-        numbers,
-        special_mode,
-        raws,
-        dealer,
-        rake,
-        jp_pct,
-        unit,
-        pus,
-        explicit,
-    ) = t;
+    let (preset, n, mut deck, numbers, special_mode, raws, dealer, rake, jp_pct, unit, pus, explicit) = t;
     let rules = &PRESETS[preset];
     let mut hands: Vec<Vec<u8>> = Vec::new();
     let mut fixed = 0;
@@ -440,10 +385,7 @@ fn build_deal(mode: StackMode, t: DealTuple) -> Deal {
             cards = arrange(&cards, r.arrange >= 3);
         }
         let all = cards13(&cards);
-        let claimable_loose = rules
-            .specials
-            .iter()
-            .any(|(k, _)| !k.needs_rows() && qualifies(*k, &all, None));
+        let claimable_loose = rules.specials.iter().any(|(k, _)| !k.needs_rows() && qualifies(*k, &all, None));
         let rows = SetRows {
             front: &[all[0], all[1], all[2]],
             middle: &[all[3], all[4], all[5], all[6], all[7]],
@@ -452,10 +394,7 @@ fn build_deal(mode: StackMode, t: DealTuple) -> Deal {
             middle_strength: eval5(&[all[3], all[4], all[5], all[6], all[7]]),
             back_strength: eval5(&[all[8], all[9], all[10], all[11], all[12]]),
         };
-        let claimable = rules
-            .specials
-            .iter()
-            .any(|(k, _)| qualifies(*k, &all, Some(&rows)));
+        let claimable = rules.specials.iter().any(|(k, _)| qualifies(*k, &all, Some(&rows)));
         let claim = r.want_claim && claimable;
         let surrender = !claim && r.surrender && rules.surrender != Surrender::NotAllowed;
         let loose = r.loose && ((claim && claimable_loose) || surrender);
@@ -556,16 +495,8 @@ struct Notation {
 }
 
 fn notation_strategy() -> impl Strategy<Value = Notation> {
-    (
-        prop::collection::vec(any::<u8>(), 1..24),
-        prop::collection::vec(0..SEPARATORS.len(), 1..24),
-        any::<bool>(),
-    )
-        .prop_map(|(variants, seps, pad)| Notation {
-            variants,
-            seps,
-            pad,
-        })
+    (prop::collection::vec(any::<u8>(), 1..24), prop::collection::vec(0..SEPARATORS.len(), 1..24), any::<bool>())
+        .prop_map(|(variants, seps, pad)| Notation { variants, seps, pad })
 }
 
 fn write_card(c: u8, v: u8) -> String {
@@ -591,11 +522,7 @@ fn write_card(c: u8, v: u8) -> String {
 
 fn cards_text(cards: &[u8], notation: Option<&Notation>, salt: usize) -> String {
     match notation {
-        None => cards
-            .iter()
-            .map(|&c| card(c).to_string())
-            .collect::<Vec<_>>()
-            .join(" "),
+        None => cards.iter().map(|&c| card(c).to_string()).collect::<Vec<_>>().join(" "),
         Some(n) => {
             let mut s = String::new();
             if n.pad {
@@ -605,10 +532,7 @@ fn cards_text(cards: &[u8], notation: Option<&Notation>, salt: usize) -> String 
                 if i > 0 {
                     s.push_str(SEPARATORS[n.seps[(salt + i) % n.seps.len()]]);
                 }
-                s.push_str(&write_card(
-                    c,
-                    n.variants[(salt * 7 + i) % n.variants.len()],
-                ));
+                s.push_str(&write_card(c, n.variants[(salt * 7 + i) % n.variants.len()]));
             }
             if n.pad {
                 s.push_str(" \t");
@@ -633,12 +557,7 @@ impl Deal {
 
     /// The showdown as listed by `order` (indexes into `seats`), with the
     /// dealer given as `dealer` (or left to the default where allowed).
-    fn json_with(
-        &self,
-        order: &[usize],
-        dealer: Option<u32>,
-        notation: Option<&Notation>,
-    ) -> Value {
+    fn json_with(&self, order: &[usize], dealer: Option<u32>, notation: Option<&Notation>) -> Value {
         let mut top = Map::new();
         if self.preset != 0 || self.explicit {
             top.insert("ruleset".into(), json!(self.rules().name));
@@ -656,11 +575,8 @@ impl Deal {
             );
         }
         if !self.pair_units.is_empty() {
-            let list: Vec<Value> = self
-                .pair_units
-                .iter()
-                .map(|&(a, b, u)| json!({"seats": [a, b], "unit": u}))
-                .collect();
+            let list: Vec<Value> =
+                self.pair_units.iter().map(|&(a, b, u)| json!({"seats": [a, b], "unit": u})).collect();
             top.insert("pair_units".into(), Value::Array(list));
         }
         let seats: Vec<Value> = order
@@ -675,14 +591,8 @@ impl Deal {
                     o.insert("cards".into(), json!(cards_text(&s.cards, notation, salt)));
                 } else {
                     o.insert("front".into(), json!(cards_text(s.front(), notation, salt)));
-                    o.insert(
-                        "middle".into(),
-                        json!(cards_text(s.middle(), notation, salt + 1)),
-                    );
-                    o.insert(
-                        "back".into(),
-                        json!(cards_text(s.back(), notation, salt + 2)),
-                    );
+                    o.insert("middle".into(), json!(cards_text(s.middle(), notation, salt + 1)));
+                    o.insert("back".into(), json!(cards_text(s.back(), notation, salt + 2)));
                 }
                 if s.surrender {
                     o.insert("surrender".into(), json!(true));
@@ -697,10 +607,7 @@ impl Deal {
                     o.insert("in_fantasyland".into(), json!(true));
                 }
                 if !s.discards.is_empty() {
-                    o.insert(
-                        "discards".into(),
-                        json!(cards_text(&s.discards, notation, salt + 5)),
-                    );
+                    o.insert("discards".into(), json!(cards_text(&s.discards, notation, salt + 5)));
                 }
                 Value::Object(o)
             })
@@ -731,9 +638,7 @@ fn score_ok(v: &Value) -> Result<ScoreResult, TestCaseError> {
     let text = v.to_string();
     match score_json(&text) {
         Ok(r) => Ok(r),
-        Err(e) => Err(TestCaseError::fail(format!(
-            "a valid showdown was refused: {e}\ninput: {text}"
-        ))),
+        Err(e) => Err(TestCaseError::fail(format!("a valid showdown was refused: {e}\ninput: {text}"))),
     }
 }
 
@@ -755,17 +660,7 @@ fn pair_map(r: &ScoreResult) -> BTreeMap<(u32, u32), (i64, i64)> {
         .collect()
 }
 
-type SeatFacts = (
-    bool,
-    bool,
-    Option<&'static str>,
-    u8,
-    i64,
-    bool,
-    Decimal,
-    Decimal,
-    Option<String>,
-);
+type SeatFacts = (bool, bool, Option<&'static str>, u8, i64, bool, Decimal, Decimal, Option<String>);
 
 /// Everything about a seat that does not depend on settlement order.
 fn seat_facts(r: &ScoreResult) -> BTreeMap<u32, SeatFacts> {
@@ -795,10 +690,7 @@ fn nets(r: &ScoreResult) -> BTreeMap<u32, Decimal> {
 }
 
 fn triggers(r: &ScoreResult) -> BTreeSet<(String, u32, u32)> {
-    r.jackpot_triggers
-        .iter()
-        .map(|t| (t.kind.to_string(), t.loser, t.winner))
-        .collect()
+    r.jackpot_triggers.iter().map(|t| (t.kind.to_string(), t.loser, t.winner)).collect()
 }
 
 fn capped(r: &ScoreResult) -> bool {
@@ -810,33 +702,14 @@ fn check_conservation(deal: &Deal, r: &ScoreResult, input: &Value) -> Result<(),
     let n = r.seats.len();
     let rake = cents(deal.rake_cents);
     let total_net: Decimal = r.seats.iter().map(|s| s.net).sum();
-    prop_assert_eq!(
-        total_net,
-        -rake * Decimal::from(n as u32),
-        "sum of nets is not -rake x seats\ninput: {}",
-        input
-    );
+    prop_assert_eq!(total_net, -rake * Decimal::from(n as u32), "sum of nets is not -rake x seats\ninput: {}", input);
     let total_change: Decimal = r.seats.iter().map(|s| s.stack_end - s.stack_start).sum();
     prop_assert_eq!(total_change + rake * Decimal::from(n as u32), Decimal::ZERO);
     for s in &r.seats {
-        prop_assert_eq!(
-            s.net,
-            s.stack_end - s.stack_start,
-            "net != stack_end - stack_start"
-        );
+        prop_assert_eq!(s.net, s.stack_end - s.stack_start, "net != stack_end - stack_start");
         prop_assert_eq!(s.rake, rake);
-        let received: Decimal = r
-            .transactions
-            .iter()
-            .filter(|t| t.payee == s.seat)
-            .map(|t| t.paid)
-            .sum();
-        let paid: Decimal = r
-            .transactions
-            .iter()
-            .filter(|t| t.payer == s.seat)
-            .map(|t| t.paid)
-            .sum();
+        let received: Decimal = r.transactions.iter().filter(|t| t.payee == s.seat).map(|t| t.paid).sum();
+        let paid: Decimal = r.transactions.iter().filter(|t| t.payer == s.seat).map(|t| t.paid).sum();
         prop_assert_eq!(
             received - paid,
             s.net + rake,
@@ -845,10 +718,7 @@ fn check_conservation(deal: &Deal, r: &ScoreResult, input: &Value) -> Result<(),
             input
         );
     }
-    prop_assert_eq!(
-        r.jackpot_contribution,
-        cents(deal.jackpot_cents) * Decimal::from(n as u32)
-    );
+    prop_assert_eq!(r.jackpot_contribution, cents(deal.jackpot_cents) * Decimal::from(n as u32));
     Ok(())
 }
 
@@ -877,10 +747,8 @@ fn ref5(cards: &[u8]) -> (u8, Vec<u8>) {
         counts[(c / 4) as usize] += 1;
     }
     let flush = cards.iter().all(|&c| c % 4 == cards[0] % 4);
-    let mut groups: Vec<(u8, u8)> = (0..13u8)
-        .filter(|&r| counts[r as usize] > 0)
-        .map(|r| (counts[r as usize], r))
-        .collect();
+    let mut groups: Vec<(u8, u8)> =
+        (0..13u8).filter(|&r| counts[r as usize] > 0).map(|r| (counts[r as usize], r)).collect();
     groups.sort_unstable_by(|a, b| b.cmp(a));
     let mut desc: Vec<u8> = cards.iter().map(|&c| c / 4).collect();
     desc.sort_unstable_by(|a, b| b.cmp(a));
@@ -896,12 +764,7 @@ fn ref5(cards: &[u8]) -> (u8, Vec<u8>) {
         None
     };
     let g: Vec<u8> = groups.iter().map(|x| x.1).collect();
-    match (
-        straight,
-        flush,
-        groups[0].0,
-        groups.get(1).map_or(0, |x| x.0),
-    ) {
+    match (straight, flush, groups[0].0, groups.get(1).map_or(0, |x| x.0)) {
         (Some(top), true, _, _) => (8, vec![top]),
         (_, _, 4, _) => (7, g),
         (_, _, 3, 2) => (6, g),
@@ -964,9 +827,7 @@ fn arr3(c: &[u8]) -> [Card; 3] {
 fn hand_strategy(k: usize) -> impl Strategy<Value = Vec<u8>> {
     (2u8..=13, 1u8..=4, 0u8..13, any::<bool>()).prop_flat_map(move |(width, suits, lo, narrow)| {
         let pool: Vec<u8> = if narrow && (width as usize) * (suits as usize) >= k {
-            (0..52u8)
-                .filter(|c| (c / 4 + 13 - lo) % 13 < width && c % 4 < suits)
-                .collect()
+            (0..52u8).filter(|c| (c / 4 + 13 - lo) % 13 < width && c % 4 < suits).collect()
         } else {
             (0..52).collect()
         };
@@ -1042,11 +903,7 @@ struct RefSeat {
 
 fn ref_seat(deal: &Deal, s: &SeatDeal) -> RefSeat {
     let rules = deal.rules();
-    let special = if s.claim && rules.name == "hawaiian-gardens" {
-        ref_best(&ref_hg_specials(s))
-    } else {
-        None
-    };
+    let special = if s.claim && rules.name == "hawaiian-gardens" { ref_best(&ref_hg_specials(s)) } else { None };
     let ofc_foul = s.surrender && rules.surrender == Surrender::DeclaredFoul;
     let fouled = ofc_foul || (!s.loose && !s.surrender && !s.claim && ref_fouled(s));
     RefSeat {
@@ -1056,13 +913,7 @@ fn ref_seat(deal: &Deal, s: &SeatDeal) -> RefSeat {
         special,
         aces: s.cards.iter().filter(|&&c| c / 4 == 12).count(),
         aces_bet: rules.aces_bet && !s.aces_bet_off,
-        rows: (!s.loose).then(|| {
-            [
-                (ref3(s.front()).0, ref3(s.front()).1),
-                ref5(s.middle()),
-                ref5(s.back()),
-            ]
-        }),
+        rows: (!s.loose).then(|| [(ref3(s.front()).0, ref3(s.front()).1), ref5(s.middle()), ref5(s.back())]),
     }
 }
 
@@ -1104,14 +955,8 @@ fn ref_hg(seats: &BTreeMap<u32, RefSeat>, r: &ScoreResult) -> (Vec<(i64, i64)>, 
     let table_sweep: BTreeMap<u32, bool> = seats
         .values()
         .map(|s| {
-            let opps: Vec<&RefSeat> = seats
-                .values()
-                .filter(|o| o.number != s.number && hg_normal(s, o))
-                .collect();
-            let swept = opps
-                .iter()
-                .filter(|o| ref_rows(s, o) == Some([1; 3]))
-                .count();
+            let opps: Vec<&RefSeat> = seats.values().filter(|o| o.number != s.number && hg_normal(s, o)).collect();
+            let swept = opps.iter().filter(|o| ref_rows(s, o) == Some([1; 3])).count();
             (s.number, opps.len() >= 2 && swept == opps.len())
         })
         .collect();
@@ -1156,12 +1001,8 @@ fn ref_hg(seats: &BTreeMap<u32, RefSeat>, r: &ScoreResult) -> (Vec<(i64, i64)>, 
                 let cat = winner.rows.as_ref().map_or(0, |w| w[row].0);
                 main += res * hg_bonus(row, cat);
             }
-            let bad_beat = |s: &RefSeat| {
-                !s.fouled
-                    && s.rows
-                        .as_ref()
-                        .is_some_and(|w| w[2].0 == 8 && w[1].0 >= 3 && w[0].0 >= 1)
-            };
+            let bad_beat =
+                |s: &RefSeat| !s.fouled && s.rows.as_ref().is_some_and(|w| w[2].0 == 8 && w[1].0 >= 3 && w[0].0 >= 1);
             if rows == [-1; 3] && bad_beat(p) {
                 trig.push((p.number, q.number));
             }
@@ -1240,13 +1081,8 @@ fn junk_card_text() -> impl Strategy<Value = String> {
         (0u8..52).prop_map(|c| card(c).to_string()),
     ];
     prop_oneof![
-        prop::collection::vec((token, prop::sample::select(SEPARATORS.to_vec())), 0..16).prop_map(
-            |v| {
-                v.into_iter()
-                    .map(|(t, s)| format!("{t}{s}"))
-                    .collect::<String>()
-            }
-        ),
+        prop::collection::vec((token, prop::sample::select(SEPARATORS.to_vec())), 0..16)
+            .prop_map(|v| { v.into_iter().map(|(t, s)| format!("{t}{s}")).collect::<String>() }),
         "[0-9AKQJTakqjt ,shdcSHDC♠♥♦♣\\t]{0,60}",
         "\\PC{0,40}",
         any::<String>(),
@@ -1260,15 +1096,8 @@ fn junk_leaf() -> impl Strategy<Value = Value> {
         prop::sample::select(PRESET_NAMES.to_vec()).prop_map(Value::from),
         any::<bool>().prop_map(Value::from),
         (-3i64..12).prop_map(Value::from),
-        prop::sample::select(vec![
-            "best",
-            "dragon",
-            "six-pairs",
-            "one-suit",
-            "three-flushes",
-            "x"
-        ])
-        .prop_map(Value::from),
+        prop::sample::select(vec!["best", "dragon", "six-pairs", "one-suit", "three-flushes", "x"])
+            .prop_map(Value::from),
     ]
 }
 
@@ -1282,15 +1111,7 @@ fn junk_value() -> impl Strategy<Value = Value> {
     })
 }
 
-const TOP_KEYS: [&str; 7] = [
-    "ruleset",
-    "unit",
-    "dealer",
-    "rake",
-    "pair_units",
-    "seats",
-    "bogus",
-];
+const TOP_KEYS: [&str; 7] = ["ruleset", "unit", "dealer", "rake", "pair_units", "seats", "bogus"];
 const SEAT_KEYS: [&str; 12] = [
     "seat",
     "stack",
@@ -1320,59 +1141,49 @@ fn seat_junk() -> impl Strategy<Value = Value> {
         prop::option::of(any::<bool>()),
         prop::option::of(junk_card_text()),
     )
-        .prop_map(
-            |(seat, stack, front, middle, back, cards, surrender, claim, aces, fl, discards)| {
-                let mut o = Map::new();
-                o.insert("seat".into(), seat);
-                let mut put = |k: &str, v: Option<Value>| {
-                    if let Some(v) = v {
-                        o.insert(k.into(), v);
-                    }
-                };
-                put("stack", stack);
-                put("front", front.map(Value::from));
-                put("middle", middle.map(Value::from));
-                put("back", back.map(Value::from));
-                put("cards", cards.map(Value::from));
-                put("surrender", surrender);
-                put("claim", claim);
-                put("aces_bet", aces.map(Value::from));
-                put("in_fantasyland", fl.map(Value::from));
-                put("discards", discards.map(Value::from));
-                Value::Object(o)
-            },
-        )
+        .prop_map(|(seat, stack, front, middle, back, cards, surrender, claim, aces, fl, discards)| {
+            let mut o = Map::new();
+            o.insert("seat".into(), seat);
+            let mut put = |k: &str, v: Option<Value>| {
+                if let Some(v) = v {
+                    o.insert(k.into(), v);
+                }
+            };
+            put("stack", stack);
+            put("front", front.map(Value::from));
+            put("middle", middle.map(Value::from));
+            put("back", back.map(Value::from));
+            put("cards", cards.map(Value::from));
+            put("surrender", surrender);
+            put("claim", claim);
+            put("aces_bet", aces.map(Value::from));
+            put("in_fantasyland", fl.map(Value::from));
+            put("discards", discards.map(Value::from));
+            Value::Object(o)
+        })
 }
 
 fn showdown_junk() -> impl Strategy<Value = Value> {
     (
-        prop::option::of(prop_oneof![
-            prop::sample::select(PRESET_NAMES.to_vec()).prop_map(Value::from),
-            junk_leaf()
-        ]),
+        prop::option::of(prop_oneof![prop::sample::select(PRESET_NAMES.to_vec()).prop_map(Value::from), junk_leaf()]),
         prop::option::of(junk_money()),
         prop::option::of(prop_oneof![(0u32..10).prop_map(Value::from), junk_leaf()]),
         prop::option::of(prop_oneof![
-            (
-                prop::option::of(junk_money()),
-                prop::option::of(junk_money())
-            )
-                .prop_map(|(p, j)| {
-                    let mut o = Map::new();
-                    if let Some(p) = p {
-                        o.insert("per_seat".into(), p);
-                    }
-                    if let Some(j) = j {
-                        o.insert("jackpot".into(), j);
-                    }
-                    Value::Object(o)
-                }),
+            (prop::option::of(junk_money()), prop::option::of(junk_money())).prop_map(|(p, j)| {
+                let mut o = Map::new();
+                if let Some(p) = p {
+                    o.insert("per_seat".into(), p);
+                }
+                if let Some(j) = j {
+                    o.insert("jackpot".into(), j);
+                }
+                Value::Object(o)
+            }),
             junk_value()
         ]),
         prop::option::of(prop_oneof![
             prop::collection::vec(
-                ((0u32..10), (0u32..10), junk_money())
-                    .prop_map(|(a, b, u)| json!({"seats": [a, b], "unit": u})),
+                ((0u32..10), (0u32..10), junk_money()).prop_map(|(a, b, u)| json!({"seats": [a, b], "unit": u})),
                 0..4
             )
             .prop_map(Value::Array),
@@ -1434,9 +1245,8 @@ fn extreme_money() -> impl Strategy<Value = Value> {
         Just(json!(1e12)),
         Just(json!(1e-6)),
         Just(json!(999999999999.99)),
-        (0u64..=1_000_000_000_000u64, 0u32..=6).prop_map(|(m, sc)| {
-            Value::from(Decimal::from_i128_with_scale(m as i128, sc).to_string())
-        }),
+        (0u64..=1_000_000_000_000u64, 0u32..=6)
+            .prop_map(|(m, sc)| { Value::from(Decimal::from_i128_with_scale(m as i128, sc).to_string()) }),
     ]
 }
 
@@ -1458,10 +1268,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 
 fn apply(v: &mut Value, m: &Mutation) {
     let top = v.as_object_mut().unwrap();
-    let nseats = top
-        .get("seats")
-        .and_then(|s| s.as_array())
-        .map_or(0, |s| s.len());
+    let nseats = top.get("seats").and_then(|s| s.as_array()).map_or(0, |s| s.len());
     match m {
         Mutation::Money(target, i, val) => {
             let rake = |top: &mut Map<String, Value>, key: &str| {
@@ -1488,13 +1295,9 @@ fn apply(v: &mut Value, m: &Mutation) {
                     }
                 }
                 5 if nseats >= 2 => {
-                    let seat_no =
-                        |k: usize| top["seats"][k].get("seat").cloned().unwrap_or(json!(1));
+                    let seat_no = |k: usize| top["seats"][k].get("seat").cloned().unwrap_or(json!(1));
                     let (a, b) = (seat_no(i % nseats), seat_no((i + 1) % nseats));
-                    top.insert(
-                        "pair_units".into(),
-                        json!([{"seats": [a, b], "unit": val.clone()}]),
-                    );
+                    top.insert("pair_units".into(), json!([{"seats": [a, b], "unit": val.clone()}]));
                 }
                 _ => {}
             }
@@ -1874,8 +1677,7 @@ proptest! {
 // 8. Determinism
 
 fn via_input(text: &str) -> Result<ScoreResult, ShowdownError> {
-    let input: ShowdownInput =
-        serde_json::from_str(text).map_err(|e| ShowdownError::Json(e.to_string()))?;
+    let input: ShowdownInput = serde_json::from_str(text).map_err(|e| ShowdownError::Json(e.to_string()))?;
     score(&Showdown::from_input(&input)?)
 }
 
@@ -1976,18 +1778,12 @@ fn corrupt(deal: &Deal, kind: usize, pick: usize) -> (Value, &'static str) {
             "a jackpot part larger than the rake"
         }
         5 => {
-            top.insert(
-                "pair_units".into(),
-                json!([{"seats": [deal.seats[i].number, 10], "unit": "2"}]),
-            );
+            top.insert("pair_units".into(), json!([{"seats": [deal.seats[i].number, 10], "unit": "2"}]));
             "pair_units naming an unknown seat"
         }
         6 => {
             let (a, b) = (deal.seats[i].number, deal.seats[j].number);
-            top.insert(
-                "pair_units".into(),
-                json!([{"seats": [a, b], "unit": "2"}, {"seats": [b, a], "unit": "3"}]),
-            );
+            top.insert("pair_units".into(), json!([{"seats": [a, b], "unit": "2"}, {"seats": [b, a], "unit": "3"}]));
             "pair_units naming a repeated pair"
         }
         7 => {
@@ -2004,15 +1800,9 @@ fn corrupt(deal: &Deal, kind: usize, pick: usize) -> (Value, &'static str) {
         }
         10 => {
             let o = seats[i].as_object_mut().unwrap();
-            let key = if o.contains_key("cards") {
-                "cards"
-            } else {
-                "front"
-            };
+            let key = if o.contains_key("cards") { "cards" } else { "front" };
             let text = o[key].as_str().unwrap().to_string();
-            let shorter = text
-                .rsplit_once(' ')
-                .map_or(String::new(), |(a, _)| a.to_string());
+            let shorter = text.rsplit_once(' ').map_or(String::new(), |(a, _)| a.to_string());
             o.insert(key.into(), json!(shorter));
             "a row with the wrong number of cards"
         }
@@ -2025,10 +1815,7 @@ fn corrupt(deal: &Deal, kind: usize, pick: usize) -> (Value, &'static str) {
             if o.contains_key("cards") {
                 o.insert("front".into(), json!("2c 3c 4c"));
             } else {
-                o.insert(
-                    "cards".into(),
-                    json!(cards_text(&deal.seats[i].cards, None, 0)),
-                );
+                o.insert("cards".into(), json!(cards_text(&deal.seats[i].cards, None, 0)));
             }
             "a seat giving both rows and cards"
         }
@@ -2037,10 +1824,7 @@ fn corrupt(deal: &Deal, kind: usize, pick: usize) -> (Value, &'static str) {
             for k in ["front", "middle", "back", "claim", "surrender"] {
                 o.remove(k);
             }
-            o.insert(
-                "cards".into(),
-                json!(cards_text(&deal.seats[i].cards, None, 0)),
-            );
+            o.insert("cards".into(), json!(cards_text(&deal.seats[i].cards, None, 0)));
             "loose cards without surrender or claim"
         }
         14 => {
@@ -2059,11 +1843,7 @@ fn corrupt(deal: &Deal, kind: usize, pick: usize) -> (Value, &'static str) {
         }
         _ => {
             let o = seats[i].as_object_mut().unwrap();
-            let key = if o.contains_key("cards") {
-                "cards"
-            } else {
-                "back"
-            };
+            let key = if o.contains_key("cards") { "cards" } else { "back" };
             let text = o[key].as_str().unwrap().to_string();
             let bad = text.replacen(|c: char| "shdc".contains(c), "x", 1);
             o.insert(key.into(), json!(bad));
@@ -2159,24 +1939,16 @@ fn coverage_report() {
         *c.entry("capped").or_default() += capped(&r) as usize;
         *c.entry("any fouled").or_default() += r.seats.iter().any(|s| s.fouled) as usize;
         *c.entry("any surrender").or_default() += r.seats.iter().any(|s| s.surrendered) as usize;
-        *c.entry("any special").or_default() +=
-            r.seats.iter().any(|s| s.special.is_some()) as usize;
-        *c.entry("special tx").or_default() +=
-            r.transactions.iter().any(|t| t.pass == Pass::Special) as usize;
+        *c.entry("any special").or_default() += r.seats.iter().any(|s| s.special.is_some()) as usize;
+        *c.entry("special tx").or_default() += r.transactions.iter().any(|t| t.pass == Pass::Special) as usize;
         *c.entry("triggers").or_default() += (!r.jackpot_triggers.is_empty()) as usize;
         *c.entry("loose").or_default() += d.seats.iter().any(|s| s.loose) as usize;
         *c.entry("pair_units").or_default() += (!d.pair_units.is_empty()) as usize;
-        *c.entry("discards").or_default() +=
-            d.seats.iter().any(|s| !s.discards.is_empty()) as usize;
-        *c.entry("fantasyland_next").or_default() +=
-            r.seats.iter().any(|s| s.fantasyland_next) as usize;
+        *c.entry("discards").or_default() += d.seats.iter().any(|s| !s.discards.is_empty()) as usize;
+        *c.entry("fantasyland_next").or_default() += r.seats.iter().any(|s| s.fantasyland_next) as usize;
         *c.entry("royalties").or_default() += r.seats.iter().any(|s| s.royalties != 0) as usize;
-        *c.entry("hg 9").or_default() +=
-            r.pairs
-                .iter()
-                .any(|p| d.preset == 0 && p.main_units.abs() >= 9) as usize;
-        *c.entry("zero exposure").or_default() +=
-            d.seats.iter().any(|s| s.stack_cents == d.rake_cents) as usize;
+        *c.entry("hg 9").or_default() += r.pairs.iter().any(|p| d.preset == 0 && p.main_units.abs() >= 9) as usize;
+        *c.entry("zero exposure").or_default() += d.seats.iter().any(|s| s.stack_cents == d.rake_cents) as usize;
         *c.entry("paid 0").or_default() += r.transactions.iter().any(|t| t.paid.is_zero()) as usize;
         for s in &r.seats {
             if let Some(k) = s.special {

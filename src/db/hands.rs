@@ -437,10 +437,15 @@ pub fn commit(
             entries.push(NewEntry { seating_id: seating_of(t.payer), ..on_table(EntryKind::Settlement, -paid) });
             entries.push(NewEntry { seating_id: seating_of(t.payee), ..on_table(EntryKind::Settlement, paid) });
         }
+        let hits_pool = table.pool_id.filter(|_| !result.jackpot_triggers.is_empty());
+        if let Some(pool) = hits_pool {
+            // Before this hand's rows reference the pool (PostgreSQL would
+            // otherwise deadlock two hits on a shared pool).
+            lock_pool(conn, pool)?;
+        }
         ledger::insert(conn, &entries)?;
-        if let Some(pool) = table.pool_id {
-            if !result.jackpot_triggers.is_empty() {
-                lock_pool(conn, pool)?;
+        if let Some(pool) = hits_pool {
+            {
                 let seed = tables::pool_seed(conn, pool)?;
                 for trigger in &result.jackpot_triggers {
                     let amount = ledger::pool_balance(conn, pool)?;
@@ -528,6 +533,24 @@ pub fn void(db: &Database, table_id: i64, number: i32, req: &VoidRequest) -> Res
                 ..NewEntry::new(EntryKind::Reversal, -e.amount_cents)
             })
             .collect();
+        // The books must stay whole: a void may not take a departed player's
+        // money back, nor leave a stack below zero.
+        let seated = tables::active_seatings(conn, table_id)?;
+        for seating in reversals.iter().filter_map(|r| r.seating_id) {
+            let seat = hand.seats.iter().find(|s| s.seating_id == seating).map_or(0, |s| s.seat);
+            let Some(now_seated) = seated.iter().find(|s| s.0 == seating) else {
+                return Err(AppError::Conflict(format!(
+                    "the player of seat {seat} in hand {number} has cashed out; settle with them before voiding"
+                )));
+            };
+            let change: i64 = reversals.iter().filter(|r| r.seating_id == Some(seating)).map(|r| r.amount_cents).sum();
+            if now_seated.3 + change < 0 {
+                return Err(AppError::Conflict(format!(
+                    "voiding hand {number} would leave seat {seat} at {}; they have lost chips since",
+                    from_cents(now_seated.3 + change)
+                )));
+            }
+        }
         ledger::insert(conn, &reversals)
     })?;
     get_hand(&mut *db.conn()?, table_id, number)

@@ -133,7 +133,7 @@ pub fn migrate(conn: &mut DbConnection) -> Result<(), AppError> {
 /// write transaction already excludes every other writer).
 pub fn lock_pool(conn: &mut DbConnection, pool_id: i64) -> Result<(), AppError> {
     if let DbConnection::Pg(_) = conn {
-        diesel::sql_query("SELECT id FROM pools WHERE id = $1 FOR UPDATE")
+        diesel::sql_query("SELECT id FROM pools WHERE id = $1 FOR NO KEY UPDATE")
             .bind::<diesel::sql_types::BigInt, _>(pool_id)
             .execute(conn)?;
     }

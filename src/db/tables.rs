@@ -10,7 +10,7 @@ use super::schema::{casino_tables, hands, pools, ruleset_versions, seatings, sho
 use super::{now, Database, DbConnection};
 use crate::engine::ruleset;
 use crate::error::AppError;
-use crate::money::{from_cents, parse_amount, to_cents};
+use crate::money::{check_stack, from_cents, parse_amount, to_cents};
 
 // ---- pools ----
 
@@ -216,6 +216,9 @@ pub fn create_table(db: &Database, req: &NewTableRequest) -> Result<TableView, A
         .map_err(|_| AppError::Invalid(format!("gaming_day_cutoff {cutoff:?} is not a time HH:MM")))?;
     let rules = validate_ruleset(&req.ruleset)?;
     let pool_id = req.pool_id;
+    if rules.jackpot > 0 && pool_id.is_none() {
+        return Err(AppError::Invalid("jackpot_part needs a pool: give pool_id".to_string()));
+    }
     if let Some(pool) = pool_id {
         get_pool(&mut *db.conn()?, pool).map_err(|_| AppError::Invalid(format!("pool_id {pool} is not a pool")))?;
     }
@@ -240,7 +243,10 @@ pub fn create_table(db: &Database, req: &NewTableRequest) -> Result<TableView, A
 /// Changing the preset or the numbers makes a new version; hands keep theirs.
 pub fn change_ruleset(db: &Database, table_id: i64, req: &RulesetRequest) -> Result<TableView, AppError> {
     let rules = validate_ruleset(req)?;
-    table_row(&mut *db.conn()?, table_id)?;
+    let table = table_row(&mut *db.conn()?, table_id)?;
+    if rules.jackpot > 0 && table.pool_id.is_none() {
+        return Err(AppError::Invalid("jackpot_part needs a pool, and this table feeds none".to_string()));
+    }
     db.write(Some(table_id), move |conn| {
         if open_hand(conn, table_id)?.is_some() {
             return Err(AppError::Conflict("a hand is in progress; change the ruleset between hands".to_string()));
@@ -448,6 +454,10 @@ pub fn add_on(db: &Database, table_id: i64, seat: i32, req: &AmountRequest) -> R
             return Err(AppError::Conflict(format!("hand {n} is in progress; add-ons only between hands")));
         }
         let seating = seated(conn, table_id, seat)?;
+        check_stack(
+            ledger::seating_balance(conn, seating)? + amount,
+            &format!("seat {seat}'s stack after the add-on"),
+        )?;
         ledger::insert(
             conn,
             &[NewEntry {

@@ -3,9 +3,7 @@
 use std::fmt;
 
 /// Ranks low to high; index 0 is the deuce, 12 the ace.
-pub const RANK_CHARS: [char; 13] = [
-    '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A',
-];
+pub const RANK_CHARS: [char; 13] = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
 /// Suits in index order: spades, hearts, diamonds, clubs.
 pub const SUIT_CHARS: [char; 4] = ['s', 'h', 'd', 'c'];
 
@@ -76,12 +74,7 @@ impl Card {
 impl fmt::Display for Card {
     /// Canonical display: upper-case rank (`T` for ten), lower-case suit letter.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            RANK_CHARS[self.rank() as usize],
-            SUIT_CHARS[(self.0 & 3) as usize]
-        )
+        write!(f, "{}{}", RANK_CHARS[self.rank() as usize], SUIT_CHARS[(self.0 & 3) as usize])
     }
 }
 
@@ -167,20 +160,14 @@ impl Card {
     }
 
     fn parse_slow(token: &str, position: usize) -> Result<Card, CardError> {
-        let err = |reason| CardError {
-            token: token.to_string(),
-            position,
-            reason,
-        };
+        let err = |reason| CardError { token: token.to_string(), position, reason };
         let suit_char = token.chars().last().ok_or_else(|| err("empty"))?;
         let rank_part = &token[..token.len() - suit_char.len_utf8()];
         if rank_part.is_empty() {
             return Err(err("a card is a rank followed by a suit, like As or 10h"));
         }
-        let suit =
-            parse_suit(suit_char).ok_or_else(|| err("unknown suit (use s, h, d, c or ♠ ♥ ♦ ♣)"))?;
-        let rank = parse_rank(rank_part)
-            .ok_or_else(|| err("unknown rank (use 2-9, T or 10, J, Q, K, A)"))?;
+        let suit = parse_suit(suit_char).ok_or_else(|| err("unknown suit (use s, h, d, c or ♠ ♥ ♦ ♣)"))?;
+        let rank = parse_rank(rank_part).ok_or_else(|| err("unknown rank (use 2-9, T or 10, J, Q, K, A)"))?;
         Ok(Card::new(rank, suit))
     }
 }

@@ -22,4 +22,3 @@ pub use showdown::{Showdown, ShowdownError, ShowdownInput};
 pub fn score_json(text: &str) -> Result<ScoreResult, ShowdownError> {
     score(&Showdown::from_json(text)?)
 }
-

@@ -34,11 +34,7 @@ pub struct RowValue {
 }
 
 const fn rv(row: Row, category: Category, units: i64) -> RowValue {
-    RowValue {
-        row,
-        category,
-        units,
-    }
+    RowValue { row, category, units }
 }
 
 /// How a pair's normal outcome (rows compared, fouls included) is counted.
@@ -148,13 +144,7 @@ impl Ruleset {
     }
 
     pub fn has_royalties(&self) -> bool {
-        matches!(
-            self.normal,
-            NormalScoring::Rows(RowPoints {
-                royalties: true,
-                ..
-            })
-        )
+        matches!(self.normal, NormalScoring::Rows(RowPoints { royalties: true, .. }))
     }
 }
 
@@ -212,20 +202,11 @@ const HG_SPECIALS: &[(SpecialKind, i64)] = &[
     (S::OneSuit, 39),
 ];
 
-const TYPICAL_SPECIALS: &[(SpecialKind, i64)] = &[
-    (S::SixPairs, 3),
-    (S::ThreeStraights, 3),
-    (S::ThreeFlushes, 3),
-    (S::Dragon, 13),
-];
+const TYPICAL_SPECIALS: &[(SpecialKind, i64)] =
+    &[(S::SixPairs, 3), (S::ThreeStraights, 3), (S::ThreeFlushes, 3), (S::Dragon, 13)];
 
-const SINGAPORE_SPECIALS: &[(SpecialKind, i64)] = &[
-    (S::SmallCards, 3),
-    (S::SixPairs, 3),
-    (S::ThreeStraights, 3),
-    (S::ThreeFlushes, 3),
-    (S::Dragon, 13),
-];
+const SINGAPORE_SPECIALS: &[(SpecialKind, i64)] =
+    &[(S::SmallCards, 3), (S::SixPairs, 3), (S::ThreeStraights, 3), (S::ThreeFlushes, 3), (S::Dragon, 13)];
 
 const VIETNAMESE_SPECIALS: &[(SpecialKind, i64)] = &[
     (S::ThreeStraights, 6),
@@ -266,11 +247,7 @@ const BASE: Ruleset = Ruleset {
     table_sweep: None,
 };
 
-const OFC_ROWS: RowPoints = RowPoints {
-    royalties: true,
-    sweep_bonus: 3,
-    ..ROWS_PLAIN
-};
+const OFC_ROWS: RowPoints = RowPoints { royalties: true, sweep_bonus: 3, ..ROWS_PLAIN };
 
 /// Every preset, by its exact name (RULES §5).
 pub static PRESETS: &[Ruleset] = &[
@@ -402,10 +379,7 @@ pub fn preset(name: &str) -> Option<&'static Ruleset> {
 
 /// Points a hand scores from a table of row values (`0` when not listed).
 pub fn row_value(table: &[RowValue], row: Row, category: Category) -> i64 {
-    table
-        .iter()
-        .find(|v| v.row == row && v.category == category)
-        .map_or(0, |v| v.units)
+    table.iter().find(|v| v.row == row && v.category == category).map_or(0, |v| v.units)
 }
 
 /// `ofc` royalties for one row of a hand that is not fouled.

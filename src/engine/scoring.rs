@@ -8,8 +8,8 @@ use serde::Serialize;
 use super::card::{Card, ACE, QUEEN};
 use super::eval::{eval3, eval5, front_beats_middle, Category, Strength3, Strength5};
 use super::ruleset::{
-    row_value, royalty, FantasylandStay, NormalScoring, Row, RowPoints, Ruleset, SpecialVsSpecial,
-    Surrender, ACES_VALUES,
+    row_value, royalty, FantasylandStay, NormalScoring, Row, RowPoints, Ruleset, SpecialVsSpecial, Surrender,
+    ACES_VALUES,
 };
 use super::settlement::{settle, Transaction};
 use super::showdown::{Claim, Showdown, ShowdownError};
@@ -26,11 +26,7 @@ pub struct RowStrengths {
 
 impl RowStrengths {
     pub fn of(front: &[Card; 3], middle: &[Card; 5], back: &[Card; 5]) -> RowStrengths {
-        RowStrengths {
-            front: eval3(front),
-            middle: eval5(middle),
-            back: eval5(back),
-        }
+        RowStrengths { front: eval3(front), middle: eval5(middle), back: eval5(back) }
     }
 
     /// Why this setting is fouled, or `None` when it is not.
@@ -67,22 +63,9 @@ impl RowStrengths {
     }
 
     fn royalties(&self) -> i64 {
-        royalty(
-            Row::Front,
-            self.front.category(),
-            self.front.ranks()[0],
-            false,
-        ) + royalty(
-            Row::Middle,
-            self.middle.category(),
-            0,
-            self.middle.is_royal_flush(),
-        ) + royalty(
-            Row::Back,
-            self.back.category(),
-            0,
-            self.back.is_royal_flush(),
-        )
+        royalty(Row::Front, self.front.category(), self.front.ranks()[0], false)
+            + royalty(Row::Middle, self.middle.category(), 0, self.middle.is_royal_flush())
+            + royalty(Row::Back, self.back.category(), 0, self.back.is_royal_flush())
     }
 }
 
@@ -141,10 +124,7 @@ pub struct ScoreResult {
     pub jackpot_contribution: Decimal,
 }
 
-fn judge_seat(
-    rules: &Ruleset,
-    seat: &super::showdown::Seat,
-) -> Result<SeatJudgement, ShowdownError> {
+fn judge_seat(rules: &Ruleset, seat: &super::showdown::Seat) -> Result<SeatJudgement, ShowdownError> {
     let all = seat.cards.all();
     let aces = all.iter().filter(|c| c.rank() == ACE).count() as u8;
     let set_rows = seat.cards.set_rows();
@@ -152,26 +132,19 @@ fn judge_seat(
         None => None,
         Some(Claim::Named(kind)) => {
             if !qualifies(kind, &all, set_rows.as_ref()) {
-                return Err(ShowdownError::ClaimNotMade {
-                    seat: seat.number,
-                    claim: kind.name().to_string(),
-                });
+                return Err(ShowdownError::ClaimNotMade { seat: seat.number, claim: kind.name().to_string() });
             }
             Some((kind, rules.special_value(kind).unwrap_or(0)))
         }
         Some(Claim::Best) => {
             // Highest value; among equal values the one listed later.
-            let best = rules
-                .specials
-                .iter()
-                .filter(|(k, _)| qualifies(*k, &all, set_rows.as_ref()))
-                .fold(
-                    None,
-                    |best: Option<(SpecialKind, i64)>, &(k, v)| match best {
-                        Some((_, bv)) if bv > v => best,
-                        _ => Some((k, v)),
-                    },
-                );
+            let best = rules.specials.iter().filter(|(k, _)| qualifies(*k, &all, set_rows.as_ref())).fold(
+                None,
+                |best: Option<(SpecialKind, i64)>, &(k, v)| match best {
+                    Some((_, bv)) if bv > v => best,
+                    _ => Some((k, v)),
+                },
+            );
             if best.is_none() {
                 return Err(ShowdownError::ClaimNotMade {
                     seat: seat.number,
@@ -229,11 +202,7 @@ fn judge_seat(
 /// Judges every seat (in input order) without scoring pairs: fouls, claims,
 /// royalties and fantasyland. Errors when a claim is not made.
 pub fn judge(showdown: &Showdown) -> Result<Vec<SeatJudgement>, ShowdownError> {
-    showdown
-        .seats
-        .iter()
-        .map(|s| judge_seat(showdown.ruleset, s))
-        .collect()
+    showdown.seats.iter().map(|s| judge_seat(showdown.ruleset, s)).collect()
 }
 
 /// Row results of `p` against `q` (+1 p wins, -1 q wins, 0 push), fouls
@@ -293,13 +262,7 @@ fn row_points(cfg: &RowPoints, p: &SeatJudgement, q: &SeatJudgement, results: &[
     pp - qp
 }
 
-fn special_units(
-    rules: &Ruleset,
-    showdown: &Showdown,
-    j: &[SeatJudgement],
-    p: usize,
-    q: usize,
-) -> i64 {
+fn special_units(rules: &Ruleset, showdown: &Showdown, j: &[SeatJudgement], p: usize, q: usize) -> i64 {
     match (j[p].special, j[q].special) {
         (None, None) => 0,
         (Some((_, v)), None) => v,
@@ -364,18 +327,11 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
         showdown.pair_plays(p, q)
             && judged[p].special.is_none()
             && judged[q].special.is_none()
-            && (rules.surrender == Surrender::DeclaredFoul
-                || (!judged[p].surrendered && !judged[q].surrendered))
+            && (rules.surrender == Surrender::DeclaredFoul || (!judged[p].surrendered && !judged[q].surrendered))
     };
     let normal_rows: Vec<Option<[i64; 3]>> = pairs
         .iter()
-        .map(|&(p, q)| {
-            if is_normal(p, q) {
-                row_results(&judged[p], &judged[q], ties_to(p, q))
-            } else {
-                None
-            }
-        })
+        .map(|&(p, q)| if is_normal(p, q) { row_results(&judged[p], &judged[q], ties_to(p, q)) } else { None })
         .collect();
 
     // Hawaiian gardens: a seat sweeping every opponent it has a normal outcome with.
@@ -405,9 +361,7 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
         if showdown.pair_plays(p, q) {
             if jp.special.is_some() || jq.special.is_some() {
                 special = special_units(rules, showdown, &judged, p, q);
-            } else if let (Surrender::Pays(x), true) =
-                (rules.surrender, jp.surrendered || jq.surrendered)
-            {
+            } else if let (Surrender::Pays(x), true) = (rules.surrender, jp.surrendered || jq.surrendered) {
                 main = match (jp.surrendered, jq.surrendered) {
                     (true, false) => -x,
                     (false, true) => x,
@@ -437,9 +391,7 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
                                     -1 => jq,
                                     _ => return 0,
                                 };
-                                let v = winner
-                                    .rows
-                                    .map_or(0, |s| row_value(bonuses, row, s.category(row)));
+                                let v = winner.rows.map_or(0, |s| row_value(bonuses, row, s.category(row)));
                                 v * r[row as usize]
                             })
                             .sum();
@@ -525,15 +477,9 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
 /// `pool`: for each row, the seats holding the best row at the table (fouled
 /// hands excluded) collect 1 from every seat that does not.
 fn pool_units(judged: &[SeatJudgement], pairs: &[(usize, usize)], results: &mut [[i64; 2]]) {
-    let live: Vec<Option<RowStrengths>> = judged
-        .iter()
-        .map(|j| if j.fouled { None } else { j.rows })
-        .collect();
+    let live: Vec<Option<RowStrengths>> = judged.iter().map(|j| if j.fouled { None } else { j.rows }).collect();
     let best_row = |row: Row| -> Vec<bool> {
-        let best = live
-            .iter()
-            .flatten()
-            .max_by(|a, b| a.compare(b, row).cmp(&0));
+        let best = live.iter().flatten().max_by(|a, b| a.compare(b, row).cmp(&0));
         live.iter()
             .map(|s| match (s, best) {
                 (Some(s), Some(b)) => s.compare(b, row) == 0,

@@ -117,10 +117,6 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
     Settlement {
         transactions,
         stacks: stacks[..n].iter().map(|&v| exact.money(v)).collect(),
-        nets: stacks[..n]
-            .iter()
-            .zip(starts)
-            .map(|(&end, start)| exact.money(end - start))
-            .collect(),
+        nets: stacks[..n].iter().zip(starts).map(|(&end, start)| exact.money(end - start)).collect(),
     }
 }

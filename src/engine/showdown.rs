@@ -89,6 +89,9 @@ pub struct ShowdownInput {
 pub enum ShowdownError {
     #[error("the showdown is not valid JSON of the expected shape: {0}")]
     Json(String),
+    /// A hand to analyse that is not 13 distinct cards (`setter::AnalyseInput`).
+    #[error("{0}")]
+    Hand(String),
     #[error("unknown preset {0:?}; the presets are: {list}", list = preset_list())]
     UnknownPreset(String),
     #[error("a showdown needs 2 to {max} seats; this one has {0}", max = MAX_SEATS)]
@@ -102,102 +105,56 @@ pub enum ShowdownError {
     #[error("seat {0} has no stack")]
     MissingStack(u32),
     #[error("seat {seat}'s stack {stack} is smaller than the rake {rake}")]
-    StackBelowRake {
-        seat: u32,
-        stack: Decimal,
-        rake: Decimal,
-    },
+    StackBelowRake { seat: u32, stack: Decimal, rake: Decimal },
     #[error("the jackpot part {jackpot} is larger than the rake per seat {rake}")]
     JackpotAboveRake { jackpot: Decimal, rake: Decimal },
     #[error("pair_units: {0}")]
     PairUnits(String),
     #[error("seat {seat} {row}: {error}")]
-    Card {
-        seat: u32,
-        row: &'static str,
-        error: CardError,
-    },
+    Card { seat: u32, row: &'static str, error: CardError },
     #[error("seat {seat} {row} has {found} cards; it needs {needed}")]
-    CardCount {
-        seat: u32,
-        row: &'static str,
-        found: usize,
-        needed: usize,
-    },
+    CardCount { seat: u32, row: &'static str, found: usize, needed: usize },
     #[error("{card} appears twice: {first} and {second}")]
-    DuplicateCard {
-        card: String,
-        first: String,
-        second: String,
-    },
-    #[error(
-        "seat {0} gives both rows (front, middle, back) and loose cards; give one or the other"
-    )]
+    DuplicateCard { card: String, first: String, second: String },
+    #[error("seat {0} gives both rows (front, middle, back) and loose cards; give one or the other")]
     RowsAndCards(u32),
     #[error("seat {0} gives no cards: it needs front, middle and back, or 13 loose cards")]
     NoCards(u32),
     #[error("seat {seat} gives {given} but not {missing}: give all three rows")]
-    MissingRow {
-        seat: u32,
-        given: &'static str,
-        missing: &'static str,
-    },
+    MissingRow { seat: u32, given: &'static str, missing: &'static str },
     #[error("seat {0} gives 13 loose cards, which is allowed only with a surrender or a claim of a special that needs no arrangement")]
     LooseCards(u32),
-    #[error(
-        "seat {seat} claims {claim:?}, but preset {preset} has no such special (it has: {known})"
-    )]
-    UnknownSpecial {
-        seat: u32,
-        claim: String,
-        preset: &'static str,
-        known: String,
-    },
+    #[error("seat {seat} claims {claim:?}, but preset {preset} has no such special (it has: {known})")]
+    UnknownSpecial { seat: u32, claim: String, preset: &'static str, known: String },
     #[error("seat {seat} claims {claim}, but its cards do not make it")]
     ClaimNotMade { seat: u32, claim: String },
     #[error("seat {0} both claims a special and surrenders; it can do only one")]
     ClaimAndSurrender(u32),
     #[error("seat {seat} surrenders, but preset {preset} has no surrender")]
     SurrenderNotAllowed { seat: u32, preset: &'static str },
-    #[error(
-        "seat {seat} lists discards, which only ofc-pineapple allows (the preset is {preset})"
-    )]
+    #[error("seat {seat} lists discards, which only ofc-pineapple allows (the preset is {preset})")]
     DiscardsNotAllowed { seat: u32, preset: &'static str },
     #[error("seat {seat} takes the aces side bet, which preset {preset} does not have")]
     AcesBetNotAllowed { seat: u32, preset: &'static str },
-    #[error(
-        "seat {seat} is in fantasyland, which only the ofc presets have (the preset is {preset})"
-    )]
+    #[error("seat {seat} is in fantasyland, which only the ofc presets have (the preset is {preset})")]
     FantasylandNotAllowed { seat: u32, preset: &'static str },
 }
 
 fn preset_list() -> String {
-    ruleset::PRESETS
-        .iter()
-        .map(|r| r.name)
-        .collect::<Vec<_>>()
-        .join(", ")
+    ruleset::PRESETS.iter().map(|r| r.name).collect::<Vec<_>>().join(", ")
 }
 
 /// How a seat's cards were given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SeatCards {
-    Rows {
-        front: [Card; 3],
-        middle: [Card; 5],
-        back: [Card; 5],
-    },
+    Rows { front: [Card; 3], middle: [Card; 5], back: [Card; 5] },
     Loose([Card; 13]),
 }
 
 impl SeatCards {
     pub fn all(&self) -> [Card; 13] {
         match self {
-            SeatCards::Rows {
-                front,
-                middle,
-                back,
-            } => {
+            SeatCards::Rows { front, middle, back } => {
                 let mut all = [front[0]; 13];
                 all[..3].copy_from_slice(front);
                 all[3..8].copy_from_slice(middle);
@@ -211,11 +168,7 @@ impl SeatCards {
     /// The rows with their strengths, when the seat gave rows.
     pub fn set_rows(&self) -> Option<SetRows<'_>> {
         match self {
-            SeatCards::Rows {
-                front,
-                middle,
-                back,
-            } => Some(SetRows::of(front, middle, back)),
+            SeatCards::Rows { front, middle, back } => Some(SetRows::of(front, middle, back)),
             SeatCards::Loose(_) => None,
         }
     }
@@ -266,31 +219,16 @@ fn money(value: &MoneyText, what: impl Fn() -> String) -> Result<Decimal, Showdo
     };
     let amount = Decimal::from_str_exact(raw)
         .or_else(|_| Decimal::from_scientific(raw))
-        .map_err(|_| {
-            ShowdownError::Money(format!("{} {raw:?} is not an amount of money", what()))
-        })?;
+        .map_err(|_| ShowdownError::Money(format!("{} {raw:?} is not an amount of money", what())))?;
     if amount.is_sign_negative() && !amount.is_zero() {
-        return Err(ShowdownError::Money(format!(
-            "{} {raw} is negative",
-            what()
-        )));
+        return Err(ShowdownError::Money(format!("{} {raw} is negative", what())));
     }
-    let amount = if amount.scale() > MAX_MONEY_SCALE {
-        amount.normalize()
-    } else {
-        amount
-    };
+    let amount = if amount.scale() > MAX_MONEY_SCALE { amount.normalize() } else { amount };
     if amount.scale() > MAX_MONEY_SCALE {
-        return Err(ShowdownError::Money(format!(
-            "{} {raw} has more than {MAX_MONEY_SCALE} decimal places",
-            what()
-        )));
+        return Err(ShowdownError::Money(format!("{} {raw} has more than {MAX_MONEY_SCALE} decimal places", what())));
     }
     if amount > Decimal::from(MAX_MONEY) {
-        return Err(ShowdownError::Money(format!(
-            "{} {raw} is larger than {MAX_MONEY}",
-            what()
-        )));
+        return Err(ShowdownError::Money(format!("{} {raw} is larger than {MAX_MONEY}", what())));
     }
     Ok(amount.normalize_if_needed())
 }
@@ -309,33 +247,31 @@ impl NormalizeZero for Decimal {
     }
 }
 
-fn row_cards<const N: usize>(
-    seat: u32,
-    row: &'static str,
-    text: &str,
-) -> Result<[Card; N], ShowdownError> {
+fn row_cards<const N: usize>(seat: u32, row: &'static str, text: &str) -> Result<[Card; N], ShowdownError> {
     let cards = parse_cards(text).map_err(|error| ShowdownError::Card { seat, row, error })?;
     let found = cards.len();
-    cards.try_into().map_err(|_| ShowdownError::CardCount {
-        seat,
-        row,
-        found,
-        needed: N,
-    })
+    cards.try_into().map_err(|_| ShowdownError::CardCount { seat, row, found, needed: N })
 }
 
 impl Showdown {
     /// Parses the JSON text of one showdown.
     pub fn from_json(text: &str) -> Result<Showdown, ShowdownError> {
-        let input: ShowdownInput =
-            serde_json::from_str(text).map_err(|e| ShowdownError::Json(e.to_string()))?;
+        let mut json = serde_json::Deserializer::from_str(text);
+        let input: ShowdownInput = serde_path_to_error::deserialize(&mut json).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            match path.as_str() {
+                _ if inner.is_syntax() || inner.is_eof() => ShowdownError::Json(inner.to_string()),
+                "." | "" => ShowdownError::Json(inner.to_string()),
+                _ => ShowdownError::Json(format!("{path}: {inner}")),
+            }
+        })?;
         Showdown::from_input(&input)
     }
 
     pub fn from_input(input: &ShowdownInput) -> Result<Showdown, ShowdownError> {
         let name = input.ruleset.as_deref().unwrap_or(ruleset::DEFAULT_PRESET);
-        let rules =
-            ruleset::preset(name).ok_or_else(|| ShowdownError::UnknownPreset(name.to_string()))?;
+        let rules = ruleset::preset(name).ok_or_else(|| ShowdownError::UnknownPreset(name.to_string()))?;
         let n = input.seats.len();
         if !(2..=MAX_SEATS).contains(&n) {
             return Err(ShowdownError::SeatCount(n));
@@ -364,31 +300,22 @@ impl Showdown {
             Some(j) => money(j, || "rake jackpot".to_string())?,
         };
         if jackpot_per_seat > rake_per_seat {
-            return Err(ShowdownError::JackpotAboveRake {
-                jackpot: jackpot_per_seat,
-                rake: rake_per_seat,
-            });
+            return Err(ShowdownError::JackpotAboveRake { jackpot: jackpot_per_seat, rake: rake_per_seat });
         }
 
         let mut pair_units = Vec::new();
         for p in input.pair_units.iter().flatten() {
             let [a, b] = p.seats;
-            let ia = index_of(a).ok_or_else(|| {
-                ShowdownError::PairUnits(format!("seat {a} is not one of the seats"))
-            })?;
-            let ib = index_of(b).ok_or_else(|| {
-                ShowdownError::PairUnits(format!("seat {b} is not one of the seats"))
-            })?;
+            let ia =
+                index_of(a).ok_or_else(|| ShowdownError::PairUnits(format!("seat {a} is not one of the seats")))?;
+            let ib =
+                index_of(b).ok_or_else(|| ShowdownError::PairUnits(format!("seat {b} is not one of the seats")))?;
             if ia == ib {
-                return Err(ShowdownError::PairUnits(format!(
-                    "seat {a} is paired with itself"
-                )));
+                return Err(ShowdownError::PairUnits(format!("seat {a} is paired with itself")));
             }
             let key = (ia.min(ib), ia.max(ib));
             if pair_units.iter().any(|&(x, y, _)| (x, y) == key) {
-                return Err(ShowdownError::PairUnits(format!(
-                    "the pair of seats {a} and {b} is given twice"
-                )));
+                return Err(ShowdownError::PairUnits(format!("the pair of seats {a} and {b} is given twice")));
             }
             let unit = money(&p.unit, || format!("pair_units unit for seats {a} and {b}"))?;
             pair_units.push((key.0, key.1, unit));
@@ -413,25 +340,15 @@ impl Showdown {
         let mut seats = Vec::with_capacity(n);
         for s in &input.seats {
             let number = s.seat;
-            let stack = money(
-                s.stack
-                    .as_ref()
-                    .ok_or(ShowdownError::MissingStack(number))?,
-                || format!("seat {number} stack"),
-            )?;
+            let stack =
+                money(s.stack.as_ref().ok_or(ShowdownError::MissingStack(number))?, || format!("seat {number} stack"))?;
             if stack < rake_per_seat {
-                return Err(ShowdownError::StackBelowRake {
-                    seat: number,
-                    stack,
-                    rake: rake_per_seat,
-                });
+                return Err(ShowdownError::StackBelowRake { seat: number, stack, rake: rake_per_seat });
             }
             let claim = match s.claim.as_deref() {
                 None => None,
                 Some("best") => Some(Claim::Best),
-                Some(name) => match SpecialKind::from_name(name)
-                    .filter(|k| rules.special_value(*k).is_some())
-                {
+                Some(name) => match SpecialKind::from_name(name).filter(|k| rules.special_value(*k).is_some()) {
                     Some(kind) => Some(Claim::Named(kind)),
                     None => {
                         return Err(ShowdownError::UnknownSpecial {
@@ -441,12 +358,7 @@ impl Showdown {
                             known: if rules.specials.is_empty() {
                                 "no specials".to_string()
                             } else {
-                                rules
-                                    .specials
-                                    .iter()
-                                    .map(|(k, _)| k.name())
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
+                                rules.specials.iter().map(|(k, _)| k.name()).collect::<Vec<_>>().join(", ")
                             },
                         })
                     }
@@ -456,44 +368,22 @@ impl Showdown {
                 return Err(ShowdownError::ClaimAndSurrender(number));
             }
             if s.surrender && rules.surrender == Surrender::NotAllowed {
-                return Err(ShowdownError::SurrenderNotAllowed {
-                    seat: number,
-                    preset: rules.name,
-                });
+                return Err(ShowdownError::SurrenderNotAllowed { seat: number, preset: rules.name });
             }
             if s.aces_bet == Some(true) && !rules.aces_bet {
-                return Err(ShowdownError::AcesBetNotAllowed {
-                    seat: number,
-                    preset: rules.name,
-                });
+                return Err(ShowdownError::AcesBetNotAllowed { seat: number, preset: rules.name });
             }
             if s.in_fantasyland && rules.fantasyland.is_none() {
-                return Err(ShowdownError::FantasylandNotAllowed {
-                    seat: number,
-                    preset: rules.name,
-                });
+                return Err(ShowdownError::FantasylandNotAllowed { seat: number, preset: rules.name });
             }
-            let rows = [
-                ("front", &s.front),
-                ("middle", &s.middle),
-                ("back", &s.back),
-            ];
-            let given: Vec<&'static str> =
-                rows.iter().filter(|r| r.1.is_some()).map(|r| r.0).collect();
+            let rows = [("front", &s.front), ("middle", &s.middle), ("back", &s.back)];
+            let given: Vec<&'static str> = rows.iter().filter(|r| r.1.is_some()).map(|r| r.0).collect();
             let cards = match (&s.cards, given.len()) {
                 (Some(_), 1..) => return Err(ShowdownError::RowsAndCards(number)),
                 (None, 0) => return Err(ShowdownError::NoCards(number)),
                 (None, 1 | 2) => {
-                    let missing = rows
-                        .iter()
-                        .find(|r| r.1.is_none())
-                        .map(|r| r.0)
-                        .unwrap_or("front");
-                    return Err(ShowdownError::MissingRow {
-                        seat: number,
-                        given: given[0],
-                        missing,
-                    });
+                    let missing = rows.iter().find(|r| r.1.is_none()).map(|r| r.0).unwrap_or("front");
+                    return Err(ShowdownError::MissingRow { seat: number, given: given[0], missing });
                 }
                 (Some(text), _) => {
                     let loose = row_cards::<13>(number, "cards", text)?;
@@ -509,25 +399,13 @@ impl Showdown {
                 }
                 (None, _) => SeatCards::Rows {
                     front: row_cards::<3>(number, "front", s.front.as_deref().unwrap_or_default())?,
-                    middle: row_cards::<5>(
-                        number,
-                        "middle",
-                        s.middle.as_deref().unwrap_or_default(),
-                    )?,
+                    middle: row_cards::<5>(number, "middle", s.middle.as_deref().unwrap_or_default())?,
                     back: row_cards::<5>(number, "back", s.back.as_deref().unwrap_or_default())?,
                 },
             };
             match &cards {
-                SeatCards::Rows {
-                    front,
-                    middle,
-                    back,
-                } => {
-                    for (row, list) in [
-                        ("front", &front[..]),
-                        ("middle", &middle[..]),
-                        ("back", &back[..]),
-                    ] {
+                SeatCards::Rows { front, middle, back } => {
+                    for (row, list) in [("front", &front[..]), ("middle", &middle[..]), ("back", &back[..])] {
                         for &c in list {
                             note(c, number, row)?;
                         }
@@ -542,10 +420,7 @@ impl Showdown {
             let discards = match &s.discards {
                 None => Vec::new(),
                 Some(_) if !rules.discards => {
-                    return Err(ShowdownError::DiscardsNotAllowed {
-                        seat: number,
-                        preset: rules.name,
-                    })
+                    return Err(ShowdownError::DiscardsNotAllowed { seat: number, preset: rules.name })
                 }
                 Some(text) => {
                     let list = parse_cards(text).map_err(|error| ShowdownError::Card {
@@ -570,15 +445,7 @@ impl Showdown {
                 discards,
             });
         }
-        Ok(Showdown {
-            ruleset: rules,
-            unit,
-            dealer,
-            rake_per_seat,
-            jackpot_per_seat,
-            pair_units,
-            seats,
-        })
+        Ok(Showdown { ruleset: rules, unit, dealer, rake_per_seat, jackpot_per_seat, pair_units, seats })
     }
 
     /// Seat indexes in settlement order: the dealer first, then clockwise.
@@ -598,10 +465,7 @@ impl Showdown {
     /// The money value of one unit between seats `a` and `b` (indexes).
     pub fn unit_for(&self, a: usize, b: usize) -> Decimal {
         let key = (a.min(b), a.max(b));
-        self.pair_units
-            .iter()
-            .find(|&&(x, y, _)| (x, y) == key)
-            .map_or(self.unit, |p| p.2)
+        self.pair_units.iter().find(|&&(x, y, _)| (x, y) == key).map_or(self.unit, |p| p.2)
     }
 }
 

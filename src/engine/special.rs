@@ -70,12 +70,8 @@ impl SpecialKind {
     /// What the hand is, in words (for the rules page and errors).
     pub fn description(self) -> &'static str {
         match self {
-            SpecialKind::ThreeStraights => {
-                "back and middle are straights, front is a three-card straight"
-            }
-            SpecialKind::ThreeFlushes => {
-                "back and middle are flushes, front is three cards of one suit"
-            }
+            SpecialKind::ThreeStraights => "back and middle are straights, front is a three-card straight",
+            SpecialKind::ThreeFlushes => "back and middle are flushes, front is three cards of one suit",
             SpecialKind::ThreeStraightFlushes => "all three rows are straight flushes",
             SpecialKind::TwelveOneColor => "12 cards of one colour and 1 of the other",
             SpecialKind::AllOneColor => "all 13 cards red or all 13 black",
@@ -94,12 +90,7 @@ impl SpecialKind {
 
     /// Specials that depend on how the rows are set.
     pub fn needs_rows(self) -> bool {
-        matches!(
-            self,
-            SpecialKind::ThreeStraights
-                | SpecialKind::ThreeFlushes
-                | SpecialKind::ThreeStraightFlushes
-        )
+        matches!(self, SpecialKind::ThreeStraights | SpecialKind::ThreeFlushes | SpecialKind::ThreeStraightFlushes)
     }
 }
 
@@ -166,13 +157,11 @@ pub fn qualifies(kind: SpecialKind, cards: &[Card; 13], rows: Option<&SetRows>) 
     let reds = cards.iter().filter(|c| c.is_red()).count();
     match kind {
         SpecialKind::ThreeStraights => rows.is_some_and(|r| {
-            is_straight(r.middle_strength)
-                && is_straight(r.back_strength)
-                && three_card_straight_top(r.front).is_some()
+            is_straight(r.middle_strength) && is_straight(r.back_strength) && three_card_straight_top(r.front).is_some()
         }),
-        SpecialKind::ThreeFlushes => rows.is_some_and(|r| {
-            is_flush(r.middle_strength) && is_flush(r.back_strength) && front_suited(r.front)
-        }),
+        SpecialKind::ThreeFlushes => {
+            rows.is_some_and(|r| is_flush(r.middle_strength) && is_flush(r.back_strength) && front_suited(r.front))
+        }
         SpecialKind::ThreeStraightFlushes => rows.is_some_and(|r| {
             r.middle_strength.category() == Category::StraightFlush
                 && r.back_strength.category() == Category::StraightFlush
@@ -213,9 +202,7 @@ pub fn same_name_key(kind: SpecialKind, cards: &[Card; 13], rows: Option<&SetRow
             key.push(odd as u32);
             key
         }
-        SpecialKind::ThreeStraights
-        | SpecialKind::ThreeFlushes
-        | SpecialKind::ThreeStraightFlushes => {
+        SpecialKind::ThreeStraights | SpecialKind::ThreeFlushes | SpecialKind::ThreeStraightFlushes => {
             let Some(r) = rows else { return Vec::new() };
             let (hi, lo) = if r.back_strength >= r.middle_strength {
                 (r.back_strength, r.middle_strength)
@@ -252,44 +239,20 @@ mod tests {
         let quads_as_pairs = thirteen("2c 2d 2h 2s 6c 6d 8h 8s Tc Td Qs Qd Ac");
         assert!(qualifies(SpecialKind::SixPairs, &quads_as_pairs, None));
         let five_and_trip = thirteen("2c 2d 2h 4s 4c 6d 6h 8s 8c Td Ts Qd Qc");
-        assert!(qualifies(
-            SpecialKind::FivePairsTriple,
-            &five_and_trip,
-            None
-        ));
+        assert!(qualifies(SpecialKind::FivePairsTriple, &five_and_trip, None));
         // three of a kind counts as one pair and the odd card (RULES §6)
         assert!(qualifies(SpecialKind::SixPairs, &five_and_trip, None));
         let one_suit = thirteen("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah");
-        for k in [
-            SpecialKind::OneSuit,
-            SpecialKind::Dragon,
-            SpecialKind::AllOneColor,
-        ] {
+        for k in [SpecialKind::OneSuit, SpecialKind::Dragon, SpecialKind::AllOneColor] {
             assert!(qualifies(k, &one_suit, None), "{k:?}");
         }
         let pictures = thirteen("Jh Jd Jc Js Qh Qd Qc Qs Kh Kd Kc Ks 2c");
         assert!(qualifies(SpecialKind::TwelvePictures, &pictures, None));
         assert!(qualifies(SpecialKind::ThreeQuads, &pictures, None));
-        assert!(qualifies(
-            SpecialKind::FourTriples,
-            &thirteen("2h 2d 2c 5s 5h 5d 9c 9s 9h Kd Kc Ks Ah"),
-            None
-        ));
-        assert!(qualifies(
-            SpecialKind::AllSmall,
-            &thirteen("2h 2d 2c 3s 3h 4d 4c 5s 6h 7d 7c 8s 8h"),
-            None
-        ));
-        assert!(qualifies(
-            SpecialKind::AllBig,
-            &thirteen("8h 8d 9c 9s Th Td Jc Js Qh Kd Kc As Ah"),
-            None
-        ));
-        assert!(qualifies(
-            SpecialKind::TwelveOneColor,
-            &thirteen("2h 3h 4h 5h 6h 7h 8d 9d Td Jd Qd Kd As"),
-            None
-        ));
+        assert!(qualifies(SpecialKind::FourTriples, &thirteen("2h 2d 2c 5s 5h 5d 9c 9s 9h Kd Kc Ks Ah"), None));
+        assert!(qualifies(SpecialKind::AllSmall, &thirteen("2h 2d 2c 3s 3h 4d 4c 5s 6h 7d 7c 8s 8h"), None));
+        assert!(qualifies(SpecialKind::AllBig, &thirteen("8h 8d 9c 9s Th Td Jc Js Qh Kd Kc As Ah"), None));
+        assert!(qualifies(SpecialKind::TwelveOneColor, &thirteen("2h 3h 4h 5h 6h 7h 8d 9d Td Jd Qd Kd As"), None));
     }
 
     #[test]

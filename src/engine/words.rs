@@ -5,13 +5,11 @@ use super::eval::{Category, Strength3, Strength5};
 use super::ruleset::Row;
 use super::scoring::RowStrengths;
 
-const SINGULAR: [&str; 13] = [
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
-    "king", "ace",
-];
+const SINGULAR: [&str; 13] =
+    ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
 const PLURAL: [&str; 13] = [
-    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
-    "queens", "kings", "aces",
+    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens", "kings",
+    "aces",
 ];
 
 fn one(r: Rank) -> &'static str {
@@ -85,11 +83,5 @@ pub fn describe_foul(rows: &RowStrengths, lower: Row, upper: Row) -> String {
         low.push_str(&kickers(rows, lower, against_front));
         high.push_str(&kickers(rows, upper, against_front));
     }
-    format!(
-        "{} {} is below {} {}",
-        lower.name(),
-        low,
-        upper.name(),
-        high
-    )
+    format!("{} {} is below {} {}", lower.name(), low, upper.name(), high)
 }

@@ -52,6 +52,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::scope("/api/v1")
                 .service(resource("/score").route(web::post().to(score::score_showdown)))
                 .service(resource("/presets").route(web::get().to(score::list_presets)))
+                .service(resource("/analyse").route(web::post().to(score::analyse)))
                 .service(resource("/pools").route(web::post().to(tables::create_pool)))
                 .service(resource("/pools/{id}").route(web::get().to(tables::get_pool)))
                 .service(

@@ -41,21 +41,13 @@ pub fn backends() -> Vec<&'static str> {
 pub fn spawn_app(backend: &str) -> TestApp {
     let (database_url, dir, pg_admin) = match backend {
         "postgres" => {
-            let admin =
-                std::env::var("PITBOSS_TEST_POSTGRES_URL").expect("PITBOSS_TEST_POSTGRES_URL");
-            let name = format!(
-                "pitboss_t_{}_{}",
-                std::process::id(),
-                COUNTER.fetch_add(1, Ordering::SeqCst)
-            );
+            let admin = std::env::var("PITBOSS_TEST_POSTGRES_URL").expect("PITBOSS_TEST_POSTGRES_URL");
+            let name = format!("pitboss_t_{}_{}", std::process::id(), COUNTER.fetch_add(1, Ordering::SeqCst));
             let mut c = diesel::pg::PgConnection::establish(&admin).expect("connect to PostgreSQL");
-            c.batch_execute(&format!(
-                "DROP DATABASE IF EXISTS {name} WITH (FORCE); CREATE DATABASE {name}"
-            ))
-            .expect("create test database");
-            let (prefix, _) = admin
-                .rsplit_once('/')
-                .expect("a database URL ends with /name");
+            // Two statements: DROP DATABASE cannot run inside a transaction block.
+            c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).expect("drop stale test database");
+            c.batch_execute(&format!("CREATE DATABASE {name}")).expect("create test database");
+            let (prefix, _) = admin.rsplit_once('/').expect("a database URL ends with /name");
             (format!("{prefix}/{name}"), None, Some((admin, name)))
         }
         _ => {
@@ -69,12 +61,7 @@ pub fn spawn_app(backend: &str) -> TestApp {
     let port = listener.local_addr().unwrap().port();
     let server = pitboss::web::run(listener, pool).unwrap();
     std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
-    TestApp {
-        base: format!("127.0.0.1:{port}"),
-        database_url,
-        _dir: dir,
-        pg_admin,
-    }
+    TestApp { base: format!("127.0.0.1:{port}"), database_url, _dir: dir, pg_admin }
 }
 
 /// A minimal blocking HTTP/1.1 client: (status, JSON body or Null).
@@ -105,14 +92,7 @@ pub fn request_with(
     let mut response = Vec::new();
     let _ = stream.read_to_end(&mut response);
     let text = String::from_utf8_lossy(&response);
-    let status: u16 = text
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let status: u16 = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
-    (
-        status,
-        serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
-    )
+    (status, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
 }

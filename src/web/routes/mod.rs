@@ -31,7 +31,18 @@ pub async fn read_body(mut payload: web::Payload) -> Result<web::BytesMut, AppEr
 pub async fn json_body<T: DeserializeOwned>(payload: web::Payload) -> Result<T, AppError> {
     let body = read_body(payload).await?;
     let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &body };
-    serde_json::from_slice(body).map_err(|e| AppError::Invalid(format!("the request body is not valid: {e}")))
+    let mut json = serde_json::Deserializer::from_slice(body);
+    serde_path_to_error::deserialize(&mut json).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        match path.as_str() {
+            _ if inner.is_syntax() || inner.is_eof() => {
+                AppError::Invalid(format!("the request body is not valid JSON: {inner}"))
+            }
+            "." | "" => AppError::Invalid(format!("the request body is not valid: {inner}")),
+            _ => AppError::Invalid(format!("the request body is not valid: {path}: {inner}")),
+        }
+    })
 }
 
 /// Runs `f` with a pooled connection on the blocking thread pool (reads).
