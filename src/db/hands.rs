@@ -71,20 +71,42 @@ struct HandRow {
     id: i64,
     number: i32,
     dealer_seat: i32,
+    /// The pool the table feeds.
+    pool_id: Option<i64>,
     version: RulesetVersion,
     started_at: chrono::NaiveDateTime,
     seats: Vec<HandSeatView>,
+    /// The commit: (request hash, idempotency key, result JSON).
+    stored: Option<(String, Option<String>, String)>,
+    void_reason: Option<String>,
 }
 
+/// A hand with its ruleset version, commit and void (two queries).
 fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandRow, AppError> {
-    let (id, dealer_seat, version_id, started_at): (i64, i32, i64, chrono::NaiveDateTime) = hands::table
+    use super::schema::{casino_tables, ruleset_versions};
+    type Row = (
+        (i64, i32, chrono::NaiveDateTime, Option<i64>),
+        RulesetVersion,
+        Option<(String, Option<String>, String)>,
+        Option<String>,
+    );
+    let (hand, version, stored, void_reason): Row = hands::table
+        .inner_join(ruleset_versions::table.on(ruleset_versions::id.eq(hands::ruleset_version_id)))
+        .inner_join(casino_tables::table.on(casino_tables::id.eq(hands::table_id)))
+        .left_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
+        .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
         .filter(hands::table_id.eq(table_id))
         .filter(hands::number.eq(number))
-        .select((hands::id, hands::dealer_seat, hands::ruleset_version_id, hands::started_at))
+        .select((
+            (hands::id, hands::dealer_seat, hands::started_at, casino_tables::pool_id),
+            RulesetVersion::as_select(),
+            (showdowns::request_hash, showdowns::idempotency_key, showdowns::result).nullable(),
+            hand_voids::reason.nullable(),
+        ))
         .first(conn)
         .optional()?
         .ok_or_else(|| AppError::NotFound(format!("table {table_id} has no hand {number}")))?;
-    let version = tables::ruleset_version(conn, version_id)?;
+    let (id, dealer_seat, started_at, pool_id) = hand;
     let rows: Vec<(i32, i64, i64, bool, String)> = hand_seats::table
         .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
         .filter(hand_seats::hand_id.eq(id))
@@ -107,19 +129,7 @@ fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandR
             in_fantasyland,
         })
         .collect();
-    Ok(HandRow { id, number, dealer_seat, version, started_at, seats })
-}
-
-fn stored_result(conn: &mut DbConnection, hand_id: i64) -> Result<Option<(String, Option<String>, String)>, AppError> {
-    Ok(showdowns::table
-        .filter(showdowns::hand_id.eq(hand_id))
-        .select((showdowns::request_hash, showdowns::idempotency_key, showdowns::result))
-        .first(conn)
-        .optional()?)
-}
-
-fn void_reason(conn: &mut DbConnection, hand_id: i64) -> Result<Option<String>, AppError> {
-    Ok(hand_voids::table.filter(hand_voids::hand_id.eq(hand_id)).select(hand_voids::reason).first(conn).optional()?)
+    Ok(HandRow { id, number, dealer_seat, pool_id, version, started_at, seats, stored, void_reason })
 }
 
 fn hits(conn: &mut DbConnection, hand_id: i64, voided: bool) -> Result<Vec<JackpotHitView>, AppError> {
@@ -151,14 +161,19 @@ fn hits(conn: &mut DbConnection, hand_id: i64, voided: bool) -> Result<Vec<Jackp
 
 pub fn get_hand(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandView, AppError> {
     let hand = hand_row(conn, table_id, number)?;
-    let stored = stored_result(conn, hand.id)?;
-    let void = void_reason(conn, hand.id)?;
-    let status = match (&stored, &void) {
+    hand_view(conn, table_id, hand)
+}
+
+fn hand_view(conn: &mut DbConnection, table_id: i64, hand: HandRow) -> Result<HandView, AppError> {
+    let status = match (&hand.stored, &hand.void_reason) {
         (_, Some(_)) => "voided",
         (Some(_), None) => "committed",
         (None, None) => "open",
     };
-    let result = stored
+    let jackpot_hits =
+        if hand.stored.is_some() { hits(conn, hand.id, hand.void_reason.is_some())? } else { Vec::new() };
+    let result = hand
+        .stored
         .map(|s| serde_json::value::RawValue::from_string(s.2))
         .transpose()
         .map_err(|e| AppError::Internal(e.to_string()))?;
@@ -171,8 +186,8 @@ pub fn get_hand(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<H
         seats: hand.seats,
         started_at: hand.started_at.and_utc(),
         result,
-        jackpot_hits: hits(conn, hand.id, void.is_some())?,
-        void_reason: void,
+        jackpot_hits,
+        void_reason: hand.void_reason,
     })
 }
 
@@ -211,41 +226,42 @@ fn fantasyland_carried(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i3
 /// Starts the next hand: the button moves clockwise to the next seat dealt
 /// in; stacks at the start are recorded.
 pub fn start_hand(db: &Database, table_id: i64, req: &StartHandRequest) -> Result<HandView, AppError> {
-    tables::table_row(&mut *db.conn()?, table_id)?;
     let wanted = req.seats.clone();
-    let number = db.write(Some(table_id), move |conn| {
-        if let Some((_, n)) = tables::open_hand(conn, table_id)? {
+    db.write(Some(table_id), move |conn| {
+        let last = tables::last_hand(conn, table_id)?;
+        if let Some((_, n, _, true)) = last {
             return Err(AppError::Conflict(format!("hand {n} is still in progress; commit or void it first")));
         }
-        let version = tables::current_ruleset(conn, table_id)?;
-        let seated: Vec<(i32, i64, i64)> = tables::active_seatings(conn, table_id)?
-            .into_iter()
-            .map(|(seating_id, seat, _, stack)| (seat, seating_id, stack))
-            .collect();
-        let dealt: Vec<(i32, i64, i64)> = match &wanted {
+        let version = tables::current_ruleset(conn, table_id).map_err(|e| match e {
+            AppError::NotFound(_) => AppError::NotFound(format!("no table {table_id}")),
+            other => other,
+        })?;
+        let seated = tables::active_seatings(conn, table_id)?;
+        let funded = |stack: i64| stack > 0 && stack >= version.rake_cents;
+        let dealt: Vec<&(i64, i32, String, i64)> = match &wanted {
             Some(wanted) => {
                 let mut dealt = Vec::new();
                 for &seat in wanted {
                     let s = seated
                         .iter()
-                        .find(|s| s.0 == seat)
+                        .find(|s| s.1 == seat)
                         .ok_or_else(|| AppError::Invalid(format!("seat {seat} has no player")))?;
-                    if s.2 < version.rake_cents || s.2 == 0 {
+                    if !funded(s.3) {
                         return Err(AppError::Invalid(format!(
                             "seat {seat}'s stack {} does not cover the rake {}",
-                            from_cents(s.2),
+                            from_cents(s.3),
                             from_cents(version.rake_cents)
                         )));
                     }
-                    if dealt.iter().any(|d: &(i32, i64, i64)| d.0 == seat) {
+                    if dealt.iter().any(|d: &&(i64, i32, String, i64)| d.1 == seat) {
                         return Err(AppError::Invalid(format!("seat {seat} is listed twice")));
                     }
-                    dealt.push(*s);
+                    dealt.push(s);
                 }
-                dealt.sort_unstable();
+                dealt.sort_unstable_by_key(|d| d.1);
                 dealt
             }
-            None => seated.iter().copied().filter(|s| s.2 >= version.rake_cents && s.2 > 0).collect(),
+            None => seated.iter().filter(|s| funded(s.3)).collect(),
         };
         if dealt.len() < 2 {
             return Err(AppError::Invalid(format!(
@@ -253,43 +269,65 @@ pub fn start_hand(db: &Database, table_id: i64, req: &StartHandRequest) -> Resul
                 dealt.len()
             )));
         }
-        let last: Option<(i32, i32)> = hands::table
-            .filter(hands::table_id.eq(table_id))
-            .order(hands::number.desc())
-            .select((hands::number, hands::dealer_seat))
-            .first(conn)
-            .optional()?;
-        let number = last.map_or(1, |l| l.0 + 1);
+        let number = last.map_or(1, |l| l.1 + 1);
         let dealer = match last {
-            None => dealt[0].0,
-            Some((_, previous)) => dealt.iter().map(|d| d.0).find(|&s| s > previous).unwrap_or(dealt[0].0),
+            None => dealt[0].1,
+            Some((_, _, previous, _)) => dealt.iter().map(|d| d.1).find(|&s| s > previous).unwrap_or(dealt[0].1),
         };
-        let preset = crate::engine::preset(&version.preset).map(|r| r.fantasyland.is_some()).unwrap_or(false);
-        let fantasyland = if preset { fantasyland_carried(conn, table_id)? } else { Vec::new() };
+        let ofc = crate::engine::preset(&version.preset).is_some_and(|r| r.fantasyland.is_some());
+        let fantasyland = if ofc { fantasyland_carried(conn, table_id)? } else { Vec::new() };
+        let started_at = now();
         let hand_id: i64 = diesel::insert_into(hands::table)
             .values((
                 hands::table_id.eq(table_id),
                 hands::number.eq(number),
                 hands::dealer_seat.eq(dealer),
                 hands::ruleset_version_id.eq(version.id),
-                hands::started_at.eq(now()),
+                hands::started_at.eq(started_at),
             ))
             .returning(hands::id)
             .get_result(conn)?;
-        for (seat, seating_id, stack) in dealt {
-            diesel::insert_into(hand_seats::table)
-                .values((
+        let seats: Vec<HandSeatView> = dealt
+            .iter()
+            .map(|&&(seating_id, seat, ref player, stack)| HandSeatView {
+                seat,
+                seating_id,
+                player: player.clone(),
+                stack_start: from_cents(stack),
+                in_fantasyland: fantasyland.contains(&(seat, seating_id)),
+            })
+            .collect();
+        let rows: Vec<_> = dealt
+            .iter()
+            .zip(&seats)
+            .map(|(d, s)| {
+                (
                     hand_seats::hand_id.eq(hand_id),
-                    hand_seats::seat.eq(seat),
-                    hand_seats::seating_id.eq(seating_id),
-                    hand_seats::stack_start_cents.eq(stack),
-                    hand_seats::in_fantasyland.eq(fantasyland.contains(&(seat, seating_id))),
-                ))
-                .execute(conn)?;
-        }
-        Ok(number)
-    })?;
-    get_hand(&mut *db.conn()?, table_id, number)
+                    hand_seats::seat.eq(s.seat),
+                    hand_seats::seating_id.eq(s.seating_id),
+                    hand_seats::stack_start_cents.eq(d.3),
+                    hand_seats::in_fantasyland.eq(s.in_fantasyland),
+                )
+            })
+            .collect();
+        let insert = diesel::insert_into(hand_seats::table).values(&rows);
+        match conn {
+            DbConnection::Pg(c) => insert.execute(c)?,
+            DbConnection::Sqlite(c) => insert.execute(c)?,
+        };
+        Ok(HandView {
+            table_id,
+            number,
+            dealer_seat: dealer,
+            status: "open",
+            ruleset: (&version).into(),
+            seats,
+            started_at: started_at.and_utc(),
+            result: None,
+            jackpot_hits: Vec::new(),
+            void_reason: None,
+        })
+    })
 }
 
 /// Cards in a canonical form (notation and order within the row do not
@@ -391,21 +429,20 @@ pub fn commit(
     req: &ShowdownRequest,
     idempotency_key: Option<&str>,
 ) -> Result<CommitView, AppError> {
-    let table = tables::table_row(&mut *db.conn()?, table_id)?;
     let req = req.clone();
     let idempotency_key = idempotency_key.map(str::to_string);
-    let created = db.write(Some(table_id), move |conn| {
-        let hand = hand_row(conn, table_id, number)?;
-        if void_reason(conn, hand.id)?.is_some() {
+    let (created, hand) = db.write(Some(table_id), move |conn| {
+        let mut hand = hand_row(conn, table_id, number)?;
+        if hand.void_reason.is_some() {
             return Err(AppError::Conflict(format!("hand {number} was voided")));
         }
         let input = engine_input(&hand, &req)?;
         let canonical = serde_json::to_string(&input).map_err(|e| AppError::Internal(e.to_string()))?;
         let hash = format!("{:x}", Sha256::digest(canonical.as_bytes()));
-        if let Some((stored_hash, stored_key, _)) = stored_result(conn, hand.id)? {
-            let same_key = idempotency_key.is_some() && stored_key == idempotency_key;
-            if stored_hash == hash || same_key {
-                return Ok(false);
+        if let Some((stored_hash, stored_key, _)) = &hand.stored {
+            let same_key = idempotency_key.is_some() && *stored_key == idempotency_key;
+            if *stored_hash == hash || same_key {
+                return Ok((false, hand_view(conn, table_id, hand)?));
             }
             return Err(AppError::Conflict(format!("hand {number} is already committed with a different showdown")));
         }
@@ -424,7 +461,7 @@ pub fn commit(
             entries.push(on_table(EntryKind::HouseRake, (rake - jackpot) * seats));
         }
         if jackpot > 0 {
-            let pool = table.pool_id.ok_or_else(|| {
+            let pool = hand.pool_id.ok_or_else(|| {
                 AppError::Conflict("the table's ruleset has a jackpot part but the table feeds no pool".to_string())
             })?;
             entries.push(NewEntry { pool_id: Some(pool), ..on_table(EntryKind::JackpotContribution, jackpot * seats) });
@@ -437,7 +474,7 @@ pub fn commit(
             entries.push(NewEntry { seating_id: seating_of(t.payer), ..on_table(EntryKind::Settlement, -paid) });
             entries.push(NewEntry { seating_id: seating_of(t.payee), ..on_table(EntryKind::Settlement, paid) });
         }
-        let hits_pool = table.pool_id.filter(|_| !result.jackpot_triggers.is_empty());
+        let hits_pool = hand.pool_id.filter(|_| !result.jackpot_triggers.is_empty());
         if let Some(pool) = hits_pool {
             // Before this hand's rows reference the pool (PostgreSQL would
             // otherwise deadlock two hits on a shared pool).
@@ -486,9 +523,10 @@ pub fn commit(
                 showdowns::committed_at.eq(now()),
             ))
             .execute(conn)?;
-        Ok(true)
+        hand.stored = Some((hash, idempotency_key, result_json));
+        Ok((true, hand_view(conn, table_id, hand)?))
     })?;
-    Ok(CommitView { hand: get_hand(&mut *db.conn()?, table_id, number)?, created })
+    Ok(CommitView { hand, created })
 }
 
 #[derive(Debug, Deserialize)]
@@ -509,7 +547,7 @@ pub fn void(db: &Database, table_id: i64, number: i32, req: &VoidRequest) -> Res
     }
     db.write(Some(table_id), move |conn| {
         let hand = hand_row(conn, table_id, number)?;
-        if void_reason(conn, hand.id)?.is_some() {
+        if hand.void_reason.is_some() {
             return Err(AppError::Conflict(format!("hand {number} is already voided")));
         }
         diesel::insert_into(hand_voids::table)

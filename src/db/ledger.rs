@@ -147,15 +147,9 @@ pub fn seating_balance(conn: &mut DbConnection, seating_id: i64) -> Result<i64, 
     Ok(ledger_entries::table.filter(ledger_entries::seating_id.eq(seating_id)).select(sum_cents()).get_result(conn)?)
 }
 
-/// Every seating's stack at a table, in cents.
-pub fn seating_balances(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i64, i64)>, AppError> {
-    let rows: Vec<(Option<i64>, i64)> = ledger_entries::table
-        .filter(ledger_entries::table_id.eq(table_id))
-        .filter(ledger_entries::seating_id.is_not_null())
-        .group_by(ledger_entries::seating_id)
-        .select((ledger_entries::seating_id, sum_cents()))
-        .load(conn)?;
-    Ok(rows.into_iter().filter_map(|(s, v)| s.map(|s| (s, v))).collect())
+/// The stacks of these seatings, in cents (one index range scan each).
+pub fn seating_balances(conn: &mut DbConnection, seatings: &[i64]) -> Result<Vec<(i64, i64)>, AppError> {
+    seatings.iter().map(|&s| Ok((s, seating_balance(conn, s)?))).collect()
 }
 
 /// A pool's balance in cents: seeds + contributions − locked hits + returned hits.

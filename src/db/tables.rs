@@ -315,7 +315,8 @@ pub fn active_seatings(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i6
         .order(seatings::seat.asc())
         .select((seatings::id, seatings::seat, seatings::player))
         .load(conn)?;
-    let stacks = ledger::seating_balances(conn, table_id)?;
+    let ids: Vec<i64> = seated.iter().map(|s| s.0).collect();
+    let stacks = ledger::seating_balances(conn, &ids)?;
     Ok(seated
         .into_iter()
         .map(|(id, seat, player)| {
@@ -325,21 +326,24 @@ pub fn active_seatings(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i6
         .collect())
 }
 
-/// The hand started last and neither committed nor voided, if any.
-pub fn open_hand(conn: &mut DbConnection, table_id: i64) -> Result<Option<(i64, i32)>, AppError> {
+/// The last hand started at a table: (id, number, dealer seat, still open).
+pub fn last_hand(conn: &mut DbConnection, table_id: i64) -> Result<Option<(i64, i32, i32, bool)>, AppError> {
     use super::schema::hand_voids;
-    let last: Option<(i64, i32)> = hands::table
+    let last: Option<(i64, i32, i32, Option<i64>, Option<i64>)> = hands::table
+        .left_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
+        .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
         .filter(hands::table_id.eq(table_id))
         .order(hands::number.desc())
-        .select((hands::id, hands::number))
+        .select((hands::id, hands::number, hands::dealer_seat, showdowns::id.nullable(), hand_voids::id.nullable()))
         .first(conn)
         .optional()?;
-    let Some((id, number)) = last else {
-        return Ok(None);
-    };
-    let committed: i64 = showdowns::table.filter(showdowns::hand_id.eq(id)).count().get_result(conn)?;
-    let voided: i64 = hand_voids::table.filter(hand_voids::hand_id.eq(id)).count().get_result(conn)?;
-    Ok((committed == 0 && voided == 0).then_some((id, number)))
+    Ok(last
+        .map(|(id, number, dealer, committed, voided)| (id, number, dealer, committed.is_none() && voided.is_none())))
+}
+
+/// The hand started last and neither committed nor voided, if any.
+pub fn open_hand(conn: &mut DbConnection, table_id: i64) -> Result<Option<(i64, i32)>, AppError> {
+    Ok(last_hand(conn, table_id)?.filter(|h| h.3).map(|h| (h.0, h.1)))
 }
 
 pub fn get_table(conn: &mut DbConnection, id: i64) -> Result<TableView, AppError> {
@@ -350,12 +354,7 @@ pub fn get_table(conn: &mut DbConnection, id: i64) -> Result<TableView, AppError
     for (seating_id, seat, player, stack) in active_seatings(conn, id)? {
         seats.push(SeatView { seat, seating_id, player, stack: from_cents(stack) });
     }
-    let last: Option<(i32, i32)> = hands::table
-        .filter(hands::table_id.eq(id))
-        .order(hands::number.desc())
-        .select((hands::number, hands::dealer_seat))
-        .first(conn)
-        .optional()?;
+    let last = last_hand(conn, id)?;
     Ok(TableView {
         id,
         name: row.name,
@@ -365,9 +364,9 @@ pub fn get_table(conn: &mut DbConnection, id: i64) -> Result<TableView, AppError
         ruleset: (&ruleset).into(),
         pool,
         seats,
-        hand_number: last.map_or(0, |l| l.0),
-        dealer_seat: last.map(|l| l.1),
-        open_hand: open_hand(conn, id)?.map(|h| h.1),
+        hand_number: last.map_or(0, |l| l.1),
+        dealer_seat: last.map(|l| l.2),
+        open_hand: last.filter(|l| l.3).map(|l| l.1),
     })
 }
 
