@@ -70,6 +70,8 @@ pub struct NewEntry<'a> {
     pub reverses_id: Option<i64>,
     pub reason: Option<&'a str>,
     pub created_at: chrono::NaiveDateTime,
+    /// For a seat row, the seating's stack after it (set by `insert`).
+    pub balance_after_cents: Option<i64>,
 }
 
 impl<'a> NewEntry<'a> {
@@ -92,6 +94,7 @@ pub struct Entry {
     pub reverses_id: Option<i64>,
     pub reason: Option<String>,
     pub created_at: chrono::NaiveDateTime,
+    pub balance_after_cents: Option<i64>,
 }
 
 /// A ledger row as the API shows it.
@@ -108,6 +111,8 @@ pub struct EntryView {
     pub reverses_id: Option<i64>,
     pub reason: Option<String>,
     pub created_at: chrono::DateTime<chrono::Utc>,
+    /// For a seat row, the seat's stack after it.
+    pub stack_after: Option<rust_decimal::Decimal>,
 }
 
 impl From<Entry> for EntryView {
@@ -124,6 +129,7 @@ impl From<Entry> for EntryView {
             reverses_id: e.reverses_id,
             reason: e.reason,
             created_at: e.created_at.and_utc(),
+            stack_after: e.balance_after_cents.map(from_cents),
         }
     }
 }

@@ -106,6 +106,9 @@ pub fn connect(url: &str, max_size: u32) -> Result<Database, AppError> {
     let manager = ConnectionManager::<DbConnection>::new(url);
     let pool = r2d2::Pool::builder()
         .max_size(max_size)
+        // No test query on every checkout (a round trip per request); a
+        // connection that broke is found by its error and discarded.
+        .test_on_check_out(false)
         .connection_customizer(Box::new(SqlitePragmas))
         .build(manager)
         .map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;

@@ -113,6 +113,7 @@ diesel::table! {
         reverses_id -> Nullable<BigInt>,
         reason -> Nullable<Text>,
         created_at -> Timestamp,
+        balance_after_cents -> Nullable<BigInt>,
     }
 }
 
