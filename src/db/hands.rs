@@ -480,7 +480,11 @@ pub fn commit(
             // otherwise deadlock two hits on a shared pool).
             lock_pool(conn, pool)?;
         }
-        ledger::insert(conn, &entries)?;
+        // No add-on or cash-out can happen while a hand is open: each seat's
+        // stack is still its stack at the start.
+        let known: Vec<(i64, i64)> =
+            hand.seats.iter().map(|s| Ok((s.seating_id, cents(s.stack_start)?))).collect::<Result<_, AppError>>()?;
+        ledger::insert_with(conn, &entries, &known)?;
         if let Some(pool) = hits_pool {
             {
                 let seed = tables::pool_seed(conn, pool)?;

@@ -134,12 +134,47 @@ impl From<Entry> for EntryView {
     }
 }
 
-pub fn insert(conn: &mut DbConnection, entries: &[NewEntry]) -> Result<(), AppError> {
-    // One row at a time: batch inserts do not go through the multi-backend connection.
-    for entry in entries {
-        diesel::insert_into(ledger_entries::table).values(entry).execute(conn)?;
+/// Appends rows in one statement. Seat rows get their running stack, from
+/// `known` stacks `(seating, cents)` where the caller has them, else from the
+/// seating's latest row; the caller holds the table's write lock, so a
+/// seating's rows are appended in order.
+pub fn insert_with(conn: &mut DbConnection, entries: &[NewEntry], known: &[(i64, i64)]) -> Result<(), AppError> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let mut running: Vec<(i64, i64)> = known.to_vec();
+    let mut entries = entries.to_vec();
+    for entry in &mut entries {
+        if let Some(seating) = entry.seating_id {
+            let index = match running.iter().position(|r| r.0 == seating) {
+                Some(i) => i,
+                None => {
+                    running.push((seating, seating_balance(conn, seating)?));
+                    running.len() - 1
+                }
+            };
+            running[index].1 += entry.amount_cents;
+            entry.balance_after_cents = Some(running[index].1);
+        }
+    }
+    match conn {
+        // One statement on PostgreSQL (a batch insert needs the concrete
+        // backend). SQLite cannot batch rows with NULLs as DEFAULT, and an
+        // in-process insert costs no round trip: one row at a time.
+        DbConnection::Pg(c) => {
+            diesel::insert_into(ledger_entries::table).values(&entries).execute(c)?;
+        }
+        DbConnection::Sqlite(_) => {
+            for entry in &entries {
+                diesel::insert_into(ledger_entries::table).values(entry).execute(conn)?;
+            }
+        }
     }
     Ok(())
+}
+
+pub fn insert(conn: &mut DbConnection, entries: &[NewEntry]) -> Result<(), AppError> {
+    insert_with(conn, entries, &[])
 }
 
 /// `SUM(amount_cents)` as BIGINT on both backends (PostgreSQL sums BIGINT
@@ -148,14 +183,34 @@ fn sum_cents() -> diesel::expression::SqlLiteral<diesel::sql_types::BigInt> {
     diesel::dsl::sql::<diesel::sql_types::BigInt>("CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT)")
 }
 
-/// A seating's stack in cents: the sum of its rows.
+/// A seating's stack in cents: the running stack on its latest row (the
+/// tests check it equals the sum of the seating's rows).
 pub fn seating_balance(conn: &mut DbConnection, seating_id: i64) -> Result<i64, AppError> {
-    Ok(ledger_entries::table.filter(ledger_entries::seating_id.eq(seating_id)).select(sum_cents()).get_result(conn)?)
+    let latest: Option<Option<i64>> = ledger_entries::table
+        .filter(ledger_entries::seating_id.eq(seating_id))
+        .order(ledger_entries::id.desc())
+        .select(ledger_entries::balance_after_cents)
+        .first(conn)
+        .optional()?;
+    Ok(latest.flatten().unwrap_or(0))
 }
 
-/// The stacks of these seatings, in cents (one index range scan each).
+/// The stacks of these seatings, in cents, in one query (each seating's
+/// latest row).
 pub fn seating_balances(conn: &mut DbConnection, seatings: &[i64]) -> Result<Vec<(i64, i64)>, AppError> {
-    seatings.iter().map(|&s| Ok((s, seating_balance(conn, s)?))).collect()
+    if seatings.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows_of = diesel::alias!(ledger_entries as rows_of);
+    let latest = rows_of
+        .filter(rows_of.field(ledger_entries::seating_id).eq_any(seatings.to_vec()))
+        .group_by(rows_of.field(ledger_entries::seating_id))
+        .select(diesel::dsl::max(rows_of.field(ledger_entries::id)));
+    let rows: Vec<(Option<i64>, Option<i64>)> = ledger_entries::table
+        .filter(ledger_entries::id.nullable().eq_any(latest))
+        .select((ledger_entries::seating_id, ledger_entries::balance_after_cents))
+        .load(conn)?;
+    Ok(seatings.iter().map(|&s| (s, rows.iter().find(|r| r.0 == Some(s)).and_then(|r| r.1).unwrap_or(0))).collect())
 }
 
 /// A pool's balance in cents: seeds + contributions − locked hits + returned hits.

@@ -86,14 +86,21 @@ impl Database {
     ) -> Result<T, AppError> {
         match &self.writer {
             Some(writer) => writer.write(f),
-            None => self.conn()?.transaction(|conn| {
-                if let Some(id) = table_id {
-                    diesel::sql_query("SELECT id FROM casino_tables WHERE id = $1 FOR UPDATE")
-                        .bind::<diesel::sql_types::BigInt, _>(id)
-                        .execute(conn)?;
-                }
-                f(conn)
-            }),
+            None => {
+                let mut pooled = self.conn()?;
+                let conn: &mut DbConnection = &mut pooled;
+                conn.transaction(|conn| {
+                    if let (Some(id), DbConnection::Pg(pg)) = (table_id, &mut *conn) {
+                        use diesel::QueryDsl;
+                        schema::casino_tables::table
+                            .find(id)
+                            .select(schema::casino_tables::id)
+                            .for_update()
+                            .execute(pg)?;
+                    }
+                    f(conn)
+                })
+            }
         }
     }
 }
@@ -135,10 +142,9 @@ pub fn migrate(conn: &mut DbConnection) -> Result<(), AppError> {
 /// Locks a pool row until the end of the transaction (PostgreSQL; SQLite's
 /// write transaction already excludes every other writer).
 pub fn lock_pool(conn: &mut DbConnection, pool_id: i64) -> Result<(), AppError> {
-    if let DbConnection::Pg(_) = conn {
-        diesel::sql_query("SELECT id FROM pools WHERE id = $1 FOR NO KEY UPDATE")
-            .bind::<diesel::sql_types::BigInt, _>(pool_id)
-            .execute(conn)?;
+    if let DbConnection::Pg(pg) = conn {
+        use diesel::QueryDsl;
+        schema::pools::table.find(pool_id).select(schema::pools::id).for_no_key_update().execute(pg)?;
     }
     Ok(())
 }
