@@ -195,22 +195,10 @@ pub fn seating_balance(conn: &mut DbConnection, seating_id: i64) -> Result<i64, 
     Ok(latest.flatten().unwrap_or(0))
 }
 
-/// The stacks of these seatings, in cents, in one query (each seating's
-/// latest row).
+/// The stacks of these seatings, in cents: one index probe each (the
+/// seating's latest row; a grouped `MAX(id)` would scan every row).
 pub fn seating_balances(conn: &mut DbConnection, seatings: &[i64]) -> Result<Vec<(i64, i64)>, AppError> {
-    if seatings.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rows_of = diesel::alias!(ledger_entries as rows_of);
-    let latest = rows_of
-        .filter(rows_of.field(ledger_entries::seating_id).eq_any(seatings.to_vec()))
-        .group_by(rows_of.field(ledger_entries::seating_id))
-        .select(diesel::dsl::max(rows_of.field(ledger_entries::id)));
-    let rows: Vec<(Option<i64>, Option<i64>)> = ledger_entries::table
-        .filter(ledger_entries::id.nullable().eq_any(latest))
-        .select((ledger_entries::seating_id, ledger_entries::balance_after_cents))
-        .load(conn)?;
-    Ok(seatings.iter().map(|&s| (s, rows.iter().find(|r| r.0 == Some(s)).and_then(|r| r.1).unwrap_or(0))).collect())
+    seatings.iter().map(|&s| Ok((s, seating_balance(conn, s)?))).collect()
 }
 
 /// A pool's balance in cents: seeds + contributions − locked hits + returned hits.
