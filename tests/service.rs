@@ -16,92 +16,14 @@ use std::sync::Barrier;
 
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
-use support::{backends, spawn_app, TestApp};
+use support::{backends, request, request_with, spawn_app, TestApp};
 
 // ---------------------------------------------------------------------------
 // The app under test
 // ---------------------------------------------------------------------------
 
-/// The running service: `support::spawn_app` where it works. Its PostgreSQL
-/// set-up sends `DROP DATABASE …; CREATE DATABASE …` as one batch, which
-/// PostgreSQL runs as one transaction and refuses ("DROP DATABASE cannot run
-/// inside a transaction block"); until that is fixed in `tests/support`, this
-/// file creates the fresh database itself, statement by statement, and starts
-/// the same app on it the same way.
-struct App {
-    base: String,
-    _support: Option<TestApp>,
-    pg: Option<(String, String)>,
-}
-
-impl App {
-    fn spawn(backend: &str) -> App {
-        let supported = std::panic::catch_unwind(|| spawn_app(backend));
-        match (supported, backend) {
-            (Ok(app), _) => App { base: app.base.clone(), _support: Some(app), pg: None },
-            (Err(_), "postgres") => App::spawn_postgres(),
-            (Err(e), _) => std::panic::resume_unwind(e),
-        }
-    }
-
-    fn spawn_postgres() -> App {
-        use diesel::connection::SimpleConnection;
-        use diesel::Connection;
-        static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let admin = std::env::var("PITBOSS_TEST_POSTGRES_URL").expect("PITBOSS_TEST_POSTGRES_URL");
-        let name =
-            format!("pitboss_svc_{}_{}", std::process::id(), COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst));
-        let mut c = diesel::pg::PgConnection::establish(&admin).expect("connect to PostgreSQL");
-        c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).unwrap();
-        c.batch_execute(&format!("CREATE DATABASE {name}")).expect("create test database");
-        let (prefix, _) = admin.rsplit_once('/').expect("a database URL ends with /name");
-        let pool = pitboss::db::connect(&format!("{prefix}/{name}"), 8).expect("database");
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let server = pitboss::web::run(listener, pool).unwrap();
-        std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
-        App { base: format!("127.0.0.1:{port}"), _support: None, pg: Some((admin, name)) }
-    }
-}
-
-impl Drop for App {
-    fn drop(&mut self) {
-        use diesel::connection::SimpleConnection;
-        use diesel::Connection;
-        if let Some((admin, name)) = &self.pg {
-            if let Ok(mut c) = diesel::pg::PgConnection::establish(admin) {
-                let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-            }
-        }
-    }
-}
-
-/// A blocking HTTP/1.1 request (as `support::request_with`): status and JSON body (or Null).
-fn request_with(app: &App, method: &str, path: &str, body: &str, headers: &[(&str, &str)]) -> (u16, Value) {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(&app.base).unwrap();
-    let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
-        app.base,
-        body.len()
-    );
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).unwrap();
-    let _ = stream.write_all(body.as_bytes());
-    let mut response = Vec::new();
-    let _ = stream.read_to_end(&mut response);
-    let text = String::from_utf8_lossy(&response);
-    let status: u16 = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
-fn request(app: &App, method: &str, path: &str, body: &str) -> (u16, Value) {
-    request_with(app, method, path, body, &[])
-}
+/// The running service on a fresh database (`support::spawn_app`).
+type App = TestApp;
 
 // ---------------------------------------------------------------------------
 // HTTP and money helpers
@@ -1117,7 +1039,7 @@ fn a_full_table_session() {
 }
 
 fn full_session(backend: &str) {
-    let app = App::spawn(backend);
+    let app = spawn_app(backend);
     let mut audit = Audit::new(&app);
     let pool = create_pool(&app, "bad beat", "500");
     audit.pool(pool);
@@ -1340,7 +1262,7 @@ fn commits_are_idempotent_and_previews_write_nothing() {
 }
 
 fn idempotency(backend: &str) {
-    let app = App::spawn(backend);
+    let app = spawn_app(backend);
     let mut audit = Audit::new(&app);
     let pool = create_pool(&app, "p", "100");
     audit.pool(pool);
@@ -1411,7 +1333,7 @@ fn rulesets_are_versioned_and_old_hands_rescore_exactly() {
 }
 
 fn ruleset_versions(backend: &str) {
-    let app = App::spawn(backend);
+    let app = spawn_app(backend);
     let mut audit = Audit::new(&app);
     let t = Table::create(&app, "versions", None, "hawaiian-gardens", "1", "0.50", "0");
     audit.table(&t);
@@ -1519,7 +1441,7 @@ fn jackpot_hits_lock_in_settlement_order_and_a_void_returns_them() {
 }
 
 fn jackpot_hits(backend: &str) {
-    let app = App::spawn(backend);
+    let app = spawn_app(backend);
     let mut audit = Audit::new(&app);
     let pool = create_pool(&app, "double", "500");
     audit.pool(pool);
@@ -1578,7 +1500,7 @@ fn jackpot_hits(backend: &str) {
 #[test]
 fn voiding_an_earlier_hand_never_leaves_a_negative_stack() {
     each_backend(|backend| {
-        let app = App::spawn(backend);
+        let app = spawn_app(backend);
         let mut audit = Audit::new(&app);
         let t = Table::create(&app, "late void", None, "hawaiian-gardens", "1", "0.50", "0");
         audit.table(&t);
@@ -1604,7 +1526,7 @@ fn voiding_an_earlier_hand_never_leaves_a_negative_stack() {
 #[test]
 fn voiding_a_hand_after_a_cash_out_strands_no_money() {
     each_backend(|backend| {
-        let app = App::spawn(backend);
+        let app = spawn_app(backend);
         let mut audit = Audit::new(&app);
         let t = Table::create(&app, "left", None, "hawaiian-gardens", "1", "0.50", "0");
         audit.table(&t);
@@ -1638,7 +1560,7 @@ fn ofc_fantasyland_is_carried_to_the_next_hand() {
 }
 
 fn fantasyland(backend: &str) {
-    let app = App::spawn(backend);
+    let app = spawn_app(backend);
     let mut audit = Audit::new(&app);
     let t = Table::create(&app, "ofc", None, "ofc", "1", "0.50", "0");
     audit.table(&t);
@@ -1701,7 +1623,7 @@ fn bad_input_table(app: &App) -> (Audit<'_>, Table<'_>, i64) {
 #[test]
 fn bad_showdowns_are_refused_naming_the_problem_and_change_nothing() {
     each_backend(|backend| {
-        let app = App::spawn(backend);
+        let app = spawn_app(backend);
         let (mut audit, t, _) = bad_input_table(&app);
         let good = Showdown::deal(&DEAL_A, &[1, 2, 3], 0).json();
         // Preview and commit alike.
@@ -1761,7 +1683,7 @@ fn bad_showdowns_are_refused_naming_the_problem_and_change_nothing() {
 #[test]
 fn bad_money_and_configuration_are_refused_and_change_nothing() {
     each_backend(|backend| {
-        let app = App::spawn(backend);
+        let app = spawn_app(backend);
         let (mut audit, t, pool) = bad_input_table(&app);
         // Money: negative, malformed, three decimals, zero, too large.
         let seats = t.path("/seats");
@@ -1840,7 +1762,7 @@ fn bad_money_and_configuration_are_refused_and_change_nothing() {
 #[test]
 fn an_unknown_table_field_is_refused() {
     each_backend(|backend| {
-        let app = App::spawn(backend);
+        let app = spawn_app(backend);
         let audit = Audit::new(&app);
         let body = r#"{"name":"T","preset":"simple","unit":"1","dealer":1}"#;
         audit.refused("POST", "/api/v1/tables", body, None, &[422], &["dealer"]);
@@ -1852,7 +1774,7 @@ fn an_unknown_table_field_is_refused() {
 #[test]
 fn a_wrongly_typed_field_is_named() {
     each_backend(|backend| {
-        let app = App::spawn(backend);
+        let app = spawn_app(backend);
         let (audit, t, _) = bad_input_table(&app);
         let good = Showdown::deal(&DEAL_A, &[1, 2, 3], 0).json();
         let mut failures = Vec::new();
@@ -1882,7 +1804,7 @@ fn a_wrongly_typed_field_is_named() {
 #[test]
 fn unknown_and_malformed_ids_are_404_json() {
     each_backend(|backend| {
-        let app = App::spawn(backend);
+        let app = spawn_app(backend);
         let (mut audit, t, _) = bad_input_table(&app);
         let good = Showdown::deal(&DEAL_A, &[1, 2, 3], 0).json().to_string();
         let tid = t.id;
@@ -1930,7 +1852,7 @@ fn unknown_and_malformed_ids_are_404_json() {
 #[test]
 fn hands_voids_and_seats_refuse_what_the_table_cannot_do() {
     each_backend(|backend| {
-        let app = App::spawn(backend);
+        let app = spawn_app(backend);
         let (mut audit, t, pool) = bad_input_table(&app);
         // While hand 1 is open: no second hand, no seating, no add-on.
         audit.refused("POST", &t.path("/hands"), "{}", None, &[409], &["hand 1"]);
@@ -1990,7 +1912,7 @@ fn hands_voids_and_seats_refuse_what_the_table_cannot_do() {
 #[test]
 fn a_jackpot_part_without_a_pool_is_refused_up_front() {
     each_backend(|backend| {
-        let app = App::spawn(backend);
+        let app = spawn_app(backend);
         let mut failures = Vec::new();
         // At creation.
         let body =
@@ -2031,7 +1953,7 @@ fn a_jackpot_part_without_a_pool_is_refused_up_front() {
 #[test]
 fn no_500_on_extreme_amounts() {
     each_backend(|backend| {
-        let app = App::spawn(backend);
+        let app = spawn_app(backend);
         let max = "92233720368547758.07";
         let failures = std::cell::RefCell::new(Vec::new());
         let call = |method: &str, path: String, body: &str| -> u16 {
@@ -2108,7 +2030,7 @@ fn race(app: &App, requests: &[(String, String, Option<String>)]) -> Vec<(u16, V
 }
 
 fn concurrency(backend: &str) {
-    let app = App::spawn(backend);
+    let app = spawn_app(backend);
     let mut audit = Audit::new(&app);
     let pool = create_pool(&app, "shared", "1000");
     audit.pool(pool);
@@ -2245,7 +2167,7 @@ fn concurrent_jackpot_hits_on_a_shared_pool_all_commit() {
 }
 
 fn concurrent_hits(backend: &str) {
-    let app = App::spawn(backend);
+    let app = spawn_app(backend);
     let mut audit = Audit::new(&app);
     let pool = create_pool(&app, "shared", "1000");
     audit.pool(pool);
