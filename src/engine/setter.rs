@@ -300,11 +300,7 @@ impl HouseWay {
                     }
                 }
                 let front_view = Strength5(sm).front_view().0;
-                let rest = FULL ^ m;
-                let bits = spread(rest);
-                for &[i, j, k] in TRIPLES.iter() {
-                    let f = bits[i as usize] | bits[j as usize] | bits[k as usize];
-                    let b = rest ^ f;
+                for (f, b) in fronts_and_backs(m) {
                     let sb = t.strength[b as usize];
                     let sf = t.strength[f as usize];
                     if sb < sm || sf > front_view {
@@ -370,6 +366,18 @@ const TRIPLES: [[u8; 3]; 56] = {
     }
     out
 };
+
+/// The 56 ways to split the eight cards left by the middle `middle` (a
+/// 13-bit mask) into a front of three and a back of five: `(front, back)`.
+#[inline]
+fn fronts_and_backs(middle: u16) -> impl Iterator<Item = (u16, u16)> {
+    let rest = FULL ^ middle;
+    let bits = spread(rest);
+    TRIPLES.iter().map(move |&[i, j, k]| {
+        let front = bits[i as usize] | bits[j as usize] | bits[k as usize];
+        (front, rest ^ front)
+    })
+}
 
 /// The single bits of an 8-card mask, lowest first.
 #[inline]
@@ -565,11 +573,7 @@ fn arrangement(kind: SpecialKind, t: &SubsetTable, way: &HouseWay) -> Option<Set
         if !five_row_shows(kind, Strength5(sm)) {
             continue;
         }
-        let rest = FULL ^ m;
-        let bits = spread(rest);
-        for &[i, j, k] in TRIPLES.iter() {
-            let f = bits[i as usize] | bits[j as usize] | bits[k as usize];
-            let b = rest ^ f;
+        for (f, b) in fronts_and_backs(m) {
             let sb = t.strength[b as usize];
             if sb < sm || !five_row_shows(kind, Strength5(sb)) {
                 continue;
