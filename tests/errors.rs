@@ -432,3 +432,16 @@ fn text_that_is_not_a_showdown() {
         }
     }
 }
+
+#[test]
+fn trailing_text_after_the_showdown_is_an_error() {
+    let err = pitboss::engine::score_json(r#"{"seats":[]} and more"#).unwrap_err();
+    assert!(matches!(err, ShowdownError::Json(_)), "{err:?}");
+    assert!(err.to_string().contains("trailing characters"), "{err}");
+}
+
+#[test]
+fn a_wrongly_typed_field_is_named_by_its_path() {
+    let err = pitboss::engine::score_json(r#"{"seats":[{"seat":"one","stack":"1"}]}"#).unwrap_err();
+    assert!(err.to_string().contains("seats[0].seat"), "{err}");
+}

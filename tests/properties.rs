@@ -1677,7 +1677,7 @@ proptest! {
 // 8. Determinism
 
 fn via_input(text: &str) -> Result<ScoreResult, ShowdownError> {
-    let input: ShowdownInput = serde_json::from_str(text).map_err(|e| ShowdownError::Json(e.to_string()))?;
+    let input = ShowdownInput::from_json(text)?;
     score(&Showdown::from_input(&input)?)
 }
 

@@ -83,6 +83,25 @@ pub struct ShowdownInput {
     pub seats: Vec<SeatInput>,
 }
 
+impl ShowdownInput {
+    /// Reads the JSON text of one showdown; an error names the field
+    /// (`seats[1].stack: …`).
+    pub fn from_json(text: &str) -> Result<ShowdownInput, ShowdownError> {
+        let mut json = serde_json::Deserializer::from_str(text);
+        let input = serde_path_to_error::deserialize(&mut json).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            match path.as_str() {
+                _ if inner.is_syntax() || inner.is_eof() => ShowdownError::Json(inner.to_string()),
+                "." | "" => ShowdownError::Json(inner.to_string()),
+                _ => ShowdownError::Json(format!("{path}: {inner}")),
+            }
+        })?;
+        json.end().map_err(|e| ShowdownError::Json(e.to_string()))?;
+        Ok(input)
+    }
+}
+
 /// Anything wrong with a showdown. Each message names the problem; nothing
 /// is scored.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -256,17 +275,7 @@ fn row_cards<const N: usize>(seat: u32, row: &'static str, text: &str) -> Result
 impl Showdown {
     /// Parses the JSON text of one showdown.
     pub fn from_json(text: &str) -> Result<Showdown, ShowdownError> {
-        let mut json = serde_json::Deserializer::from_str(text);
-        let input: ShowdownInput = serde_path_to_error::deserialize(&mut json).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            match path.as_str() {
-                _ if inner.is_syntax() || inner.is_eof() => ShowdownError::Json(inner.to_string()),
-                "." | "" => ShowdownError::Json(inner.to_string()),
-                _ => ShowdownError::Json(format!("{path}: {inner}")),
-            }
-        })?;
-        Showdown::from_input(&input)
+        Showdown::from_input(&ShowdownInput::from_json(text)?)
     }
 
     pub fn from_input(input: &ShowdownInput) -> Result<Showdown, ShowdownError> {

@@ -32,7 +32,7 @@ pub async fn json_body<T: DeserializeOwned>(payload: web::Payload) -> Result<T, 
     let body = read_body(payload).await?;
     let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &body };
     let mut json = serde_json::Deserializer::from_slice(body);
-    serde_path_to_error::deserialize(&mut json).map_err(|e| {
+    let value = serde_path_to_error::deserialize(&mut json).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
         match path.as_str() {
@@ -42,7 +42,9 @@ pub async fn json_body<T: DeserializeOwned>(payload: web::Payload) -> Result<T, 
             "." | "" => AppError::Invalid(format!("the request body is not valid: {inner}")),
             _ => AppError::Invalid(format!("the request body is not valid: {path}: {inner}")),
         }
-    })
+    })?;
+    json.end().map_err(|e| AppError::Invalid(format!("the request body is not valid JSON: {e}")))?;
+    Ok(value)
 }
 
 /// Runs `f` with a pooled connection on the blocking thread pool (reads).
