@@ -54,6 +54,8 @@ pub struct JackpotHitView {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct HandView {
+    /// The hand's id (ledger rows name it as `hand_id`).
+    pub id: i64,
     pub table_id: i64,
     pub number: i32,
     pub dealer_seat: i32,
@@ -178,6 +180,7 @@ fn hand_view(conn: &mut DbConnection, table_id: i64, hand: HandRow) -> Result<Ha
         .transpose()
         .map_err(|e| AppError::Internal(e.to_string()))?;
     Ok(HandView {
+        id: hand.id,
         table_id,
         number: hand.number,
         dealer_seat: hand.dealer_seat,
@@ -316,6 +319,7 @@ pub fn start_hand(db: &Database, table_id: i64, req: &StartHandRequest) -> Resul
             DbConnection::Sqlite(c) => insert.execute(c)?,
         };
         Ok(HandView {
+            id: hand_id,
             table_id,
             number,
             dealer_seat: dealer,
