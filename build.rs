@@ -188,13 +188,13 @@ fn main() {
                 let mut r = [a, b, c];
                 r.sort_unstable_by(|x, y| y.cmp(x));
                 let s = if r[0] == r[2] {
-                    (TRIPS << 12) as u32 | r[0] * 169
+                    (TRIPS << 12) as u32 | (r[0] * 169)
                 } else if r[0] == r[1] {
-                    (PAIR << 12) as u32 | r[0] * 169 + r[2] * 13
+                    (PAIR << 12) as u32 | (r[0] * 169 + r[2] * 13)
                 } else if r[1] == r[2] {
-                    (PAIR << 12) as u32 | r[1] * 169 + r[0] * 13
+                    (PAIR << 12) as u32 | (r[1] * 169 + r[0] * 13)
                 } else {
-                    (HIGH_CARD << 12) as u32 | r[0] * 169 + r[1] * 13 + r[2]
+                    (HIGH_CARD << 12) as u32 | (r[0] * 169 + r[1] * 13 + r[2])
                 };
                 three[(a << 8 | b << 4 | c) as usize] = s as u16;
             }

@@ -285,7 +285,6 @@ fn bad_beat_hands(deck: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
     let mut middle1: Vec<u8> = (0..3).map(|_| take(b, None)).collect::<Option<_>>()?;
     let mut front0: Vec<u8> = (0..2).map(|_| take(c, None)).collect::<Option<_>>()?;
     let mut front1: Vec<u8> = (0..2).map(|_| take(d, None)).collect::<Option<_>>()?;
-    drop(take);
     middle0.extend(pool.drain(..2));
     middle1.extend(pool.drain(..2));
     front0.extend(pool.drain(..1));
@@ -950,7 +949,10 @@ fn hg_bonus(row: usize, cat: u8) -> i64 {
 }
 
 /// Expected (special, main) units for each pair of `r`, and triggers.
-fn ref_hg(seats: &BTreeMap<u32, RefSeat>, r: &ScoreResult) -> (Vec<(i64, i64)>, Vec<(u32, u32)>) {
+/// Pair units (special, main) and bad-beat triggers (loser, winner).
+type RefOutcome = (Vec<(i64, i64)>, Vec<(u32, u32)>);
+
+fn ref_hg(seats: &BTreeMap<u32, RefSeat>, r: &ScoreResult) -> RefOutcome {
     // Sweep of the table
     let table_sweep: BTreeMap<u32, bool> = seats
         .values()

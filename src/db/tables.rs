@@ -329,7 +329,9 @@ pub fn active_seatings(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i6
 /// The last hand started at a table: (id, number, dealer seat, still open).
 pub fn last_hand(conn: &mut DbConnection, table_id: i64) -> Result<Option<(i64, i32, i32, bool)>, AppError> {
     use super::schema::hand_voids;
-    let last: Option<(i64, i32, i32, Option<i64>, Option<i64>)> = hands::table
+    /// (id, number, dealer seat, commit id, void id)
+    type LastHand = (i64, i32, i32, Option<i64>, Option<i64>);
+    let last: Option<LastHand> = hands::table
         .left_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
         .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
         .filter(hands::table_id.eq(table_id))
