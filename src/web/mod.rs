@@ -1,6 +1,7 @@
 //! The HTTP shell around the engine: thin handlers, one JSON error shape.
 
 pub mod error;
+pub mod pages;
 pub mod routes;
 pub mod startup;
 

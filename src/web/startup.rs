@@ -5,6 +5,7 @@ use std::net::TcpListener;
 use actix_web::dev::Server;
 use actix_web::{error::InternalError, middleware, web, App, HttpServer, ResponseError};
 
+use super::pages;
 use super::routes::{self, hands, health, score, tables};
 use crate::db::{self, Database};
 use crate::error::AppError;
@@ -46,6 +47,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         InternalError::from_response(err.to_string(), response).into()
     });
     cfg.app_data(path_error)
+        .route("/", web::get().to(pages::tables_page))
+        .route("/tables/{id}", web::get().to(pages::table_page))
+        .route("/tables/{id}/hands/{number}/sheet", web::get().to(pages::sheet_page))
+        .route("/tables/{id}/hands/{number}/sheet.json", web::get().to(pages::sheet_json))
+        .route("/tables/{id}/hands/{number}/sheet.csv", web::get().to(pages::sheet_csv))
+        .route("/static/{file}", web::get().to(pages::static_file))
         .route("/healthz", web::get().to(health::healthz))
         .route("/readyz", web::get().to(health::readyz))
         .service(
