@@ -18,6 +18,12 @@ enum Command {
         #[arg(long)]
         ruleset: Option<String>,
     },
+    /// Write a consistent copy of the SQLite database (`DATABASE_URL`, default
+    /// pitboss.sqlite) to a new file, also while the service runs.
+    Backup {
+        /// The new file.
+        dest: String,
+    },
     /// Run the service (the default): `BIND_ADDR`, default 127.0.0.1:8080.
     Serve,
     /// Score showdowns (CONTRACT.md): one JSON showdown on standard input, or
@@ -47,6 +53,20 @@ fn serve() -> io::Result<i32> {
     Ok(0)
 }
 
+fn backup(dest: &str) -> io::Result<i32> {
+    let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| pitboss::db::DEFAULT_DATABASE.to_string());
+    match pitboss::db::backup_sqlite(&url, dest) {
+        Ok(()) => {
+            println!("backed up {url} to {dest}");
+            Ok(0)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(2)
+        }
+    }
+}
+
 fn main() {
     let cli = Cli::parse();
     let code = match cli.command {
@@ -57,6 +77,7 @@ fn main() {
         Some(Command::Analyse { ruleset }) => {
             pitboss::cli::analyse(io::stdin().lock(), ruleset, io::stdout().lock(), io::stderr().lock())
         }
+        Some(Command::Backup { dest }) => backup(&dest),
         Some(Command::Serve) | None => serve(),
     };
     match code {

@@ -57,83 +57,79 @@ fn showdown(seats: &[i64], seed: u64) -> Value {
     json!({ "seats": rows })
 }
 
-#[test]
-fn sigkill_during_commits_loses_no_acknowledged_hand() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("crash.sqlite").to_string_lossy().to_string();
-    let mut server = start(&path);
-    let (status, pool) = request(&server.app, "POST", "/api/v1/pools", r#"{"name":"pool","seed":"100"}"#);
+/// A pool and `TABLES` tables of four funded seats.
+fn set_up(app: &TestApp) {
+    let (status, pool) = request(app, "POST", "/api/v1/pools", r#"{"name":"pool","seed":"100"}"#);
     assert_eq!(status, 201, "{pool}");
     for t in 1..=TABLES {
         let body = json!({"name": format!("T{t}"), "preset": "hawaiian-gardens", "unit": "1",
                           "rake_per_seat": "0.50", "jackpot_part": "0.10", "pool_id": pool["id"]});
-        assert_eq!(request(&server.app, "POST", "/api/v1/tables", &body.to_string()).0, 201);
+        assert_eq!(request(app, "POST", "/api/v1/tables", &body.to_string()).0, 201);
         for seat in 1..=4 {
             let body = json!({"seat": seat, "player": format!("P{seat}"), "buy_in": "100000"});
-            assert_eq!(request(&server.app, "POST", &format!("/api/v1/tables/{t}/seats"), &body.to_string()).0, 201);
+            assert_eq!(request(app, "POST", &format!("/api/v1/tables/{t}/seats"), &body.to_string()).0, 201);
         }
     }
-    // (table, hand) pairs whose commit was acknowledged with 201 or 200.
-    let acknowledged: Arc<Mutex<Vec<(i64, i64)>>> = Arc::default();
-    for round in 0..KILLS {
-        let stop = Arc::new(AtomicBool::new(false));
-        let base = server.app.base.clone();
-        let workers: Vec<_> = (1..=TABLES)
-            .map(|table| {
-                let (stop, acknowledged, base) = (stop.clone(), acknowledged.clone(), base.clone());
-                std::thread::spawn(move || {
-                    let app = TestApp::at(&base);
-                    while !stop.load(Ordering::Relaxed) {
-                        let (status, hand) = request(&app, "POST", &format!("/api/v1/tables/{table}/hands"), "{}");
-                        let number = match (status, &hand["number"]) {
-                            (201, n) => n.as_i64().unwrap(),
-                            (409, _) => {
-                                // An open hand left by the last crash: void it as a misdeal.
-                                let (_, t) = request(&app, "GET", &format!("/api/v1/tables/{table}"), "");
-                                if let Some(open) = t["open_hand"].as_i64() {
-                                    request(
-                                        &app,
-                                        "POST",
-                                        &format!("/api/v1/tables/{table}/hands/{open}/void"),
-                                        r#"{"reason":"misdeal after restart"}"#,
-                                    );
-                                }
-                                continue;
+}
+
+/// One client thread per table starting and committing hands until `stop`
+/// (or until the server is gone); acknowledged (table, hand) pairs go to
+/// `acknowledged`.
+fn dealers(
+    base: &str,
+    stop: &Arc<AtomicBool>,
+    acknowledged: &Arc<Mutex<Vec<(i64, i64)>>>,
+) -> Vec<std::thread::JoinHandle<()>> {
+    (1..=TABLES)
+        .map(|table| {
+            let (stop, acknowledged, base) = (stop.clone(), acknowledged.clone(), base.to_string());
+            std::thread::spawn(move || {
+                let app = TestApp::at(&base);
+                while !stop.load(Ordering::Relaxed) {
+                    let (status, hand) = request(&app, "POST", &format!("/api/v1/tables/{table}/hands"), "{}");
+                    let number = match (status, &hand["number"]) {
+                        (201, n) => n.as_i64().unwrap(),
+                        (409, _) => {
+                            // An open hand left by the last crash: void it as a misdeal.
+                            let (_, t) = request(&app, "GET", &format!("/api/v1/tables/{table}"), "");
+                            if let Some(open) = t["open_hand"].as_i64() {
+                                request(
+                                    &app,
+                                    "POST",
+                                    &format!("/api/v1/tables/{table}/hands/{open}/void"),
+                                    r#"{"reason":"misdeal after restart"}"#,
+                                );
                             }
-                            _ => return, // the server is gone
-                        };
-                        let seats: Vec<i64> =
-                            hand["seats"].as_array().unwrap().iter().map(|s| s["seat"].as_i64().unwrap()).collect();
-                        let key = format!("t{table}h{number}");
-                        let (status, _) = request_with(
-                            &app,
-                            "POST",
-                            &format!("/api/v1/tables/{table}/hands/{number}/commit"),
-                            &showdown(&seats, (table * 100_000 + number) as u64).to_string(),
-                            &[("Idempotency-Key", &key)],
-                        );
-                        match status {
-                            200 | 201 => acknowledged.lock().unwrap().push((table, number)),
-                            0 => return,
-                            other => panic!("commit answered {other}"),
+                            continue;
                         }
+                        _ => return, // the server is gone
+                    };
+                    let seats: Vec<i64> =
+                        hand["seats"].as_array().unwrap().iter().map(|s| s["seat"].as_i64().unwrap()).collect();
+                    let key = format!("t{table}h{number}");
+                    let (status, _) = request_with(
+                        &app,
+                        "POST",
+                        &format!("/api/v1/tables/{table}/hands/{number}/commit"),
+                        &showdown(&seats, (table * 100_000 + number) as u64).to_string(),
+                        &[("Idempotency-Key", &key)],
+                    );
+                    match status {
+                        200 | 201 => acknowledged.lock().unwrap().push((table, number)),
+                        0 => return,
+                        other => panic!("commit answered {other}"),
                     }
-                })
+                }
             })
-            .collect();
-        std::thread::sleep(Duration::from_millis(300 + 150 * round as u64));
-        server.child.kill().unwrap(); // SIGKILL
-        server.child.wait().unwrap();
-        stop.store(true, Ordering::Relaxed);
-        for w in workers {
-            w.join().unwrap();
-        }
-        server = start(&path);
-    }
-    let acknowledged = acknowledged.lock().unwrap().clone();
-    assert!(acknowledged.len() > 20, "too few commits to mean anything: {}", acknowledged.len());
-    let app = &server.app;
-    for &(table, number) in &acknowledged {
+        })
+        .collect()
+}
+
+/// Checks the books: the `acknowledged` hands are committed; no hand is
+/// partial or doubled; every stack is the sum of its rows. Returns the number
+/// of committed hands.
+fn check_books(app: &TestApp, acknowledged: &[(i64, i64)]) -> usize {
+    for &(table, number) in acknowledged {
         let (status, hand) = request(app, "GET", &format!("/api/v1/tables/{table}/hands/{number}"), "");
         assert_eq!((status, hand["status"].as_str()), (200, Some("committed")), "table {table} hand {number}");
     }
@@ -177,8 +173,74 @@ fn sigkill_during_commits_loses_no_acknowledged_hand() {
             assert_eq!(sum, cents(&seat["stack"]), "table {table} seat {}", seat["seat"]);
         }
     }
+    committed
+}
+
+#[test]
+fn sigkill_during_commits_loses_no_acknowledged_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crash.sqlite").to_string_lossy().to_string();
+    let mut server = start(&path);
+    set_up(&server.app);
+    let acknowledged: Arc<Mutex<Vec<(i64, i64)>>> = Arc::default();
+    for round in 0..KILLS {
+        let stop = Arc::new(AtomicBool::new(false));
+        let workers = dealers(&server.app.base, &stop, &acknowledged);
+        std::thread::sleep(Duration::from_millis(300 + 150 * round as u64));
+        server.child.kill().unwrap(); // SIGKILL
+        server.child.wait().unwrap();
+        stop.store(true, Ordering::Relaxed);
+        for w in workers {
+            w.join().unwrap();
+        }
+        server = start(&path);
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(acknowledged.len() > 20, "too few commits to mean anything: {}", acknowledged.len());
+    let committed = check_books(&server.app, &acknowledged);
     assert!(committed >= acknowledged.len(), "every acknowledged hand is committed, once");
     eprintln!("{KILLS} kills: {} commits acknowledged, {committed} hands committed", acknowledged.len());
     server.child.kill().unwrap();
     server.child.wait().unwrap();
+}
+
+#[test]
+fn a_backup_taken_under_load_restores_with_the_books_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.sqlite").to_string_lossy().to_string();
+    let copy = dir.path().join("backup.sqlite").to_string_lossy().to_string();
+    let mut server = start(&path);
+    set_up(&server.app);
+    let acknowledged: Arc<Mutex<Vec<(i64, i64)>>> = Arc::default();
+    let stop = Arc::new(AtomicBool::new(false));
+    let workers = dealers(&server.app.base, &stop, &acknowledged);
+    std::thread::sleep(Duration::from_millis(700));
+    let before: Vec<(i64, i64)> = acknowledged.lock().unwrap().clone();
+    let out = Command::new(env!("CARGO_BIN_EXE_pitboss"))
+        .args(["backup", &copy])
+        .env("DATABASE_URL", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "backup failed: {}", String::from_utf8_lossy(&out.stderr));
+    std::thread::sleep(Duration::from_millis(300));
+    stop.store(true, Ordering::Relaxed);
+    for w in workers {
+        w.join().unwrap();
+    }
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    // A second backup to the same file is refused.
+    let again = Command::new(env!("CARGO_BIN_EXE_pitboss"))
+        .args(["backup", &copy])
+        .env("DATABASE_URL", &path)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    // Restore: serve the copy. Hands acknowledged before the backup began are in it.
+    let mut restored = start(&copy);
+    assert!(!before.is_empty(), "no hand was committed before the backup");
+    let committed = check_books(&restored.app, &before);
+    assert!(committed >= before.len());
+    restored.child.kill().unwrap();
+    restored.child.wait().unwrap();
 }

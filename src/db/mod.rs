@@ -125,6 +125,28 @@ pub fn connect(url: &str, max_size: u32) -> Result<Database, AppError> {
     Ok(Database { pool, writer })
 }
 
+/// Writes a consistent copy of a SQLite database to `dest` (a new file),
+/// also while the service is running: `VACUUM INTO` reads one snapshot.
+pub fn backup_sqlite(url: &str, dest: &str) -> Result<(), AppError> {
+    if is_postgres(url) {
+        return Err(AppError::Invalid(
+            "this is a PostgreSQL database: back it up with pg_dump or the server's own tools".to_string(),
+        ));
+    }
+    if std::path::Path::new(dest).exists() {
+        return Err(AppError::Invalid(format!("{dest} already exists; a backup goes to a new file")));
+    }
+    let path = url.strip_prefix("sqlite://").unwrap_or(url);
+    if !std::path::Path::new(path).exists() {
+        return Err(AppError::NotFound(format!("no database at {path}")));
+    }
+    let mut conn = SqliteConnection::establish(path)
+        .map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;
+    conn.batch_execute("PRAGMA busy_timeout = 15000")?;
+    diesel::sql_query("VACUUM INTO ?").bind::<diesel::sql_types::Text, _>(dest).execute(&mut conn)?;
+    Ok(())
+}
+
 /// Applies pending migrations (one app server at a time on PostgreSQL).
 pub fn migrate(conn: &mut DbConnection) -> Result<(), AppError> {
     let failed = |e: Box<dyn std::error::Error + Send + Sync>| AppError::Internal(format!("migrations failed: {e}"));
