@@ -38,7 +38,7 @@ fn call(agent: &ureq::Agent, method: &str, url: &str, body: Option<&Value>) -> (
     let response = match (method, body) {
         ("GET", _) => agent.get(url).call(),
         (_, Some(b)) => agent.post(url).send_json(b),
-        (_, None) => agent.post(url).send_empty(),
+        (_, None) => agent.post(url).header("Content-Type", "application/json").send("{}"),
     };
     match response {
         Ok(mut r) => {

@@ -22,6 +22,8 @@ pub enum AppError {
     TooLarge(usize),
     #[error("method {0} is not allowed here")]
     MethodNotAllowed(String),
+    #[error("send the request body as JSON, with the header Content-Type: application/json")]
+    UnsupportedMediaType,
 }
 
 impl From<diesel::result::Error> for AppError {

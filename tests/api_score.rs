@@ -47,3 +47,38 @@ fn every_other_error_is_json_too() {
     let (status, body) = request(&base, "GET", "/healthz", "");
     assert_eq!((status, body["status"].as_str()), (200, Some("ok")));
 }
+
+#[test]
+fn changes_need_a_json_content_type() {
+    use std::io::{Read, Write};
+    let app = spawn_app("sqlite");
+    // A cross-site form could post text/plain; the API refuses it.
+    let mut stream = std::net::TcpStream::connect(&app.base).unwrap();
+    let body = r#"{"name":"p","seed":"1"}"#;
+    write!(
+        stream,
+        "POST /api/v1/pools HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 415"), "{response}");
+    assert!(response.contains("Content-Type: application/json"), "{response}");
+    // Nothing was created.
+    let (status, _) = request(&app, "GET", "/api/v1/pools/1", "");
+    assert_eq!(status, 404);
+    // With the JSON content type it works.
+    assert_eq!(request(&app, "POST", "/api/v1/pools", body).0, 201);
+    // Scoring writes nothing and takes any content type (curl -d sends a form type).
+    let mut stream = std::net::TcpStream::connect(&app.base).unwrap();
+    write!(
+        stream,
+        "POST /api/v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{TYPICAL}",
+        TYPICAL.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+}

@@ -57,6 +57,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/readyz", web::get().to(health::readyz))
         .service(
             web::scope("/api/v1")
+                .wrap(middleware::from_fn(require_json))
                 .service(resource("/score").route(web::post().to(score::score_showdown)))
                 .service(resource("/presets").route(web::get().to(score::list_presets)))
                 .service(resource("/analyse").route(web::post().to(score::analyse)))
@@ -80,6 +81,30 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(resource("/tables/{id}/hands/{number}/void").route(web::post().to(hands::void)))
                 .service(resource("/tables/{id}/hands/{number}/rescore").route(web::get().to(hands::rescore))),
         );
+}
+
+/// A request that changes something must say its body is JSON. Browsers
+/// cannot send that content type to another site without its consent (a CORS
+/// preflight this service never grants), so no other page can post to the API
+/// on a user's behalf (cross-site request forgery).
+async fn require_json(
+    req: actix_web::dev::ServiceRequest,
+    next: middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    use actix_web::http::{header, Method};
+    // Scoring and analysing write nothing: any body is welcome there.
+    let pure = matches!(req.path(), "/api/v1/score" | "/api/v1/analyse");
+    let changes = !pure && !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    let json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if changes && !json {
+        return Err(AppError::UnsupportedMediaType.into());
+    }
+    next.call(req).await
 }
 
 /// A resource whose other methods answer 405 in JSON.
