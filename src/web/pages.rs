@@ -13,18 +13,21 @@ use crate::db::{hands, tables};
 use crate::error::AppError;
 
 /// The stylesheets, built into the binary from `static/`.
-const STATIC_FILES: [(&str, &str); 2] =
-    [("pitboss.css", include_str!("../../static/pitboss.css")), ("print.css", include_str!("../../static/print.css"))];
+const STATIC_FILES: [(&str, &str, &str); 3] = [
+    ("pitboss.css", "text/css; charset=utf-8", include_str!("../../static/pitboss.css")),
+    ("print.css", "text/css; charset=utf-8", include_str!("../../static/print.css")),
+    ("dealer.js", "text/javascript; charset=utf-8", include_str!("../../static/dealer.js")),
+];
 
 /// `GET /static/{file}`.
 pub async fn static_file(path: web::Path<String>) -> Result<HttpResponse, AppError> {
     let name = path.into_inner();
-    let (_, body) = STATIC_FILES
+    let (_, content_type, body) = STATIC_FILES
         .iter()
-        .find(|(n, _)| *n == name)
+        .find(|(n, _, _)| *n == name)
         .ok_or_else(|| AppError::NotFound(format!("no such file: /static/{name}")))?;
     Ok(HttpResponse::Ok()
-        .content_type("text/css; charset=utf-8")
+        .content_type(*content_type)
         .insert_header(("Cache-Control", "public, max-age=3600"))
         .body(*body))
 }
@@ -90,6 +93,44 @@ pub async fn table_page(
         })
         .collect();
     Ok(TablePage { table, seats, last_committed })
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "entry.html")]
+struct EntryPage {
+    table_name: String,
+    hand: hands::HandView,
+    rows: [(&'static str, &'static str, usize); 3],
+    specials: Vec<&'static str>,
+    aces_bet: bool,
+}
+
+/// `GET /tables/{id}/hands/{n}/entry`: key in the showdown of an open hand
+/// (a committed hand goes to its sheet).
+pub async fn entry_page(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    request: actix_web::HttpRequest,
+) -> Result<HttpResponse, AppError> {
+    use actix_web::Responder;
+    let (id, number) = path.into_inner();
+    let (table, hand) =
+        with_db(&state, move |c| Ok((tables::get_table(c, id)?, hands::get_hand(c, id, number)?))).await?;
+    if hand.status != "open" {
+        return Ok(HttpResponse::SeeOther()
+            .insert_header(("Location", format!("/tables/{id}/hands/{number}/sheet")))
+            .finish());
+    }
+    let rules = crate::engine::preset(&hand.ruleset.preset)
+        .ok_or_else(|| AppError::Internal(format!("unknown preset {}", hand.ruleset.preset)))?;
+    let page = EntryPage {
+        table_name: table.name,
+        rows: [("Front", "front", 3), ("Middle", "middle", 5), ("Back", "back", 5)],
+        specials: rules.specials.iter().map(|(k, _)| k.name()).collect(),
+        aces_bet: rules.aces_bet,
+        hand,
+    };
+    Ok(page.respond_to(&request).map_into_boxed_body())
 }
 
 struct SheetSeat {

@@ -49,6 +49,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.app_data(path_error)
         .route("/", web::get().to(pages::tables_page))
         .route("/tables/{id}", web::get().to(pages::table_page))
+        .route("/tables/{id}/hands/{number}/entry", web::get().to(pages::entry_page))
         .route("/tables/{id}/hands/{number}/sheet", web::get().to(pages::sheet_page))
         .route("/tables/{id}/hands/{number}/sheet.json", web::get().to(pages::sheet_json))
         .route("/tables/{id}/hands/{number}/sheet.csv", web::get().to(pages::sheet_csv))

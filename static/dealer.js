@@ -1,0 +1,122 @@
+// The dealer's screens. Showdown entry: live validation through the preview endpoint, Enter and
+// Tab move row by row, commit once with an idempotency key. The server is the
+// authority; this only gives feedback early.
+(function () {
+  "use strict";
+  // The table view's "Start hand" button.
+  for (const button of document.querySelectorAll("button.start-hand")) {
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      const table = button.dataset.table;
+      const response = await fetch(`/api/v1/tables/${table}/hands`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+      const body = await response.json();
+      if (response.ok) { window.location = `/tables/${table}/hands/${body.number}/entry`; return; }
+      const note = document.getElementById("problem");
+      note.textContent = body.error;
+      note.hidden = false;
+      button.disabled = false;
+    });
+  }
+  const form = document.getElementById("entry");
+  if (!form) return;
+  const api = `/api/v1/tables/${form.dataset.table}/hands/${form.dataset.hand}`;
+  const key = `entry-${form.dataset.table}-${form.dataset.hand}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const problem = document.getElementById("problem");
+  const commit = document.getElementById("commit");
+  const preview = document.getElementById("preview");
+  const inputs = Array.from(form.querySelectorAll(".row input"));
+  let timer = null, generation = 0;
+
+  function showdown() {
+    const seats = Array.from(form.querySelectorAll(".seat-entry")).map((fs) => {
+      const seat = { seat: Number(fs.dataset.seat) };
+      for (const input of fs.querySelectorAll(".row input")) seat[input.name] = input.value.trim();
+      if (fs.querySelector("[name=surrender]").checked) seat.surrender = true;
+      const claim = fs.querySelector("[name=claim]");
+      if (claim && claim.value) seat.claim = claim.value;
+      const aces = fs.querySelector("[name=aces_bet]");
+      if (aces && !aces.checked) seat.aces_bet = false;
+      return seat;
+    });
+    return { seats };
+  }
+
+  function clearNotes() {
+    form.querySelectorAll(".row-note, .seat-note").forEach((n) => (n.textContent = ""));
+    form.querySelectorAll(".invalid").forEach((n) => n.classList.remove("invalid"));
+    problem.hidden = true;
+  }
+
+  // "seat 2 middle has 4 cards; …", "\"Qx\" … seat 3 front: …", "Qh appears twice: seat 1 front and seat 3 middle"
+  function place(message) {
+    const m = message.match(/seat (\d+) (front|middle|back)/g);
+    if (m) {
+      const [, seat, row] = m[m.length - 1].match(/seat (\d+) (front|middle|back)/);
+      const input = form.querySelector(`.seat-entry[data-seat="${seat}"] [name=${row}]`);
+      if (input) {
+        input.classList.add("invalid");
+        input.parentElement.querySelector(".row-note").textContent = message;
+        return;
+      }
+    }
+    problem.textContent = message;
+    problem.hidden = false;
+  }
+
+  function incomplete() {
+    return inputs.some((i) => i.value.trim().split(/[\s,]+/).filter(Boolean).length !== Number(i.dataset.count));
+  }
+
+  async function check() {
+    const mine = ++generation;
+    commit.disabled = true;
+    clearNotes();
+    if (incomplete()) {
+      for (const i of inputs) {
+        const n = i.value.trim().split(/[\s,]+/).filter(Boolean).length;
+        if (n > Number(i.dataset.count)) place(`seat ${i.closest(".seat-entry").dataset.seat} ${i.name} has ${n} cards; it needs ${i.dataset.count}`);
+      }
+      preview.hidden = true;
+      return;
+    }
+    const response = await fetch(`${api}/preview`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(showdown()) });
+    if (mine !== generation) return;
+    const body = await response.json();
+    if (!response.ok) { place(body.error); preview.hidden = true; return; }
+    const rows = body.seats.map((s) => {
+      const what = s.surrendered ? "surrendered" : s.special ? `special: ${s.special}` : s.fouled ? `fouled: ${s.foul_reason}` : "set";
+      if (s.fouled && s.foul_reason) form.querySelector(`.seat-entry[data-seat="${s.seat}"] .seat-note`).textContent = `Foul: ${s.foul_reason}`;
+      const tr = document.createElement("tr");
+      for (const [text, cls] of [[String(s.seat), ""], [what, s.fouled ? "neg" : ""], [s.net, "num"], [s.stack_end, "num"]]) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        if (cls) td.className = cls;
+        tr.appendChild(td);
+      }
+      return tr;
+    });
+    preview.querySelector("tbody").replaceChildren(...rows);
+    preview.hidden = false;
+    commit.disabled = false;
+  }
+
+  form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(check, 250); });
+  form.addEventListener("change", () => { clearTimeout(timer); timer = setTimeout(check, 50); });
+  inputs.forEach((input, i) => input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      const next = inputs[i + 1];
+      if (next) next.focus(); else if (!commit.disabled) commit.focus();
+    }
+  }));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    commit.disabled = true;
+    const response = await fetch(`${api}/commit`, { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": key }, body: JSON.stringify(showdown()) });
+    const body = await response.json();
+    if (response.ok) { window.location = `/tables/${form.dataset.table}/hands/${form.dataset.hand}/sheet`; return; }
+    place(body.error);
+    commit.disabled = false;
+  });
+  if (inputs[0]) inputs[0].focus();
+})();

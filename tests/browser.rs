@@ -1,0 +1,193 @@
+//! The dealer screen in headless Chromium (Debian's `chromium` and
+//! `chromium-driver`, installed by `.ci/run`): key in a four-seat showdown,
+//! see the foul, correct it, commit, and read the settlement sheet.
+//! Screenshots go to `target/screenshots/`.
+//!
+//! Outside CI the test is skipped when chromedriver is not installed; in CI
+//! (`CI` set) a missing browser is a failure.
+
+mod support;
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use support::{request, spawn_app, TestApp};
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn chromedriver() -> Option<(Driver, u16)> {
+    let binary = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let Some(binary) = binary else {
+        assert!(std::env::var("CI").is_err(), "CI must have chromium-driver installed (.ci/run installs it)");
+        eprintln!("skipping: chromedriver is not installed (apt-get install chromium chromium-driver)");
+        return None;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child =
+        Command::new(binary).arg(format!("--port={port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some((Driver(child), port))
+}
+
+async fn browser(port: u16, profile: &std::path::Path) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_string(),
+        serde_json::json!({
+            "binary": "/usr/bin/chromium",
+            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                     "--window-size=1100,1500", format!("--user-data-dir={}", profile.display())]
+        }),
+    );
+    ClientBuilder::native()
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a browser session")
+}
+
+async fn screenshot(client: &Client, name: &str) {
+    let png = client.screenshot().await.unwrap();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
+/// Waits until `check` passes (the page updates after a debounce and a fetch).
+async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !check().await {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn text_of(client: &Client, css: &str) -> String {
+    match client.find(Locator::Css(css)).await {
+        Ok(e) => e.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+fn set_up(app: &TestApp) {
+    assert_eq!(request(app, "POST", "/api/v1/pools", r#"{"name":"Bad beat","seed":"500"}"#).0, 201);
+    let table = r#"{"name":"Table 7","preset":"hawaiian-gardens","unit":"5","rake_per_seat":"0.50","jackpot_part":"0.10","pool_id":1}"#;
+    assert_eq!(request(app, "POST", "/api/v1/tables", table).0, 201);
+    for (seat, player, buy_in) in [(1, "Ann", "50"), (2, "Bo", "100"), (3, "Cy", "150"), (4, "Dee", "200")] {
+        let body = format!(r#"{{"seat":{seat},"player":"{player}","buy_in":"{buy_in}"}}"#);
+        assert_eq!(request(app, "POST", "/api/v1/tables/1/seats", &body).0, 201);
+    }
+}
+
+/// Rows per seat, typed the way a dealer would (mixed case, `10`, commas).
+const ROWS: [[&str; 3]; 4] = [
+    ["qh qd 7c", "js jh jd 2s 2h", "5s 5h 5d 5c ad"],
+    ["2c 3d 4h", "6c 7d 8h 9s 10c", "Ac Kc Qc Jc 9c"],
+    ["as ks 3s", "kh kd 8d 8c 3h", "th td ts 4d 4c"],
+    // seat 4 sets its two pair above its ace-high back: a foul
+    ["6h 6d 6s", "7h 7s 9h 9d 2d", "8s,qs,4s,ah,3c"],
+];
+
+#[actix_web::test]
+async fn a_dealer_keys_in_a_showdown_fixes_a_foul_commits_and_reads_the_sheet() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let app = spawn_app("sqlite");
+    set_up(&app);
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    let base = format!("http://{}", app.base);
+
+    // The table view: start the hand with its button.
+    client.goto(&format!("{base}/tables/1")).await.unwrap();
+    screenshot(&client, "table").await;
+    client.find(Locator::Css("button.start-hand")).await.unwrap().click().await.unwrap();
+    eventually("the entry page", || async { client.current_url().await.unwrap().path().ends_with("/hands/1/entry") })
+        .await;
+
+    // Key in every row with Enter between rows, starting from the focused front of seat 1.
+    for rows in ROWS {
+        for row in rows {
+            let active = client.active_element().await.unwrap();
+            active.send_keys(row).await.unwrap();
+            active.send_keys("\u{E007}").await.unwrap(); // Enter
+        }
+    }
+    eventually("the foul warning", || async {
+        text_of(&client, ".seat-entry[data-seat='4'] .seat-note")
+            .await
+            .contains("back ace high is below middle two pair")
+    })
+    .await;
+    screenshot(&client, "entry-foul").await;
+
+    // A duplicated card is named next to its row and the commit is disabled.
+    let middle1 = client.find(Locator::Css(".seat-entry[data-seat='1'] [name=middle]")).await.unwrap();
+    middle1.clear().await.unwrap();
+    middle1.send_keys("js jh jd 2s 3h").await.unwrap(); // 3h is seat 3's
+    eventually("the duplicate card named next to its row", || async {
+        let mut notes = Vec::new();
+        for note in client.find_all(Locator::Css(".row-note")).await.unwrap() {
+            notes.push(note.text().await.unwrap_or_default());
+        }
+        notes.iter().any(|n| n.contains("3h appears twice: seat 1 middle and seat 3 middle"))
+    })
+    .await;
+    screenshot(&client, "entry-duplicate").await;
+    let commit = client.find(Locator::Id("commit")).await.unwrap();
+    assert_eq!(commit.attr("disabled").await.unwrap().as_deref(), Some("true"));
+    middle1.clear().await.unwrap();
+    middle1.send_keys("js jh jd 2s 2h").await.unwrap();
+
+    // Correct the foul: two pair in back, a pair of sixes in the middle, a low front.
+    for (row, cards) in [("front", "4s 3c 2d"), ("middle", "6h 6d ah qs 8s"), ("back", "7h 7s 9h 9d 6s")] {
+        let input = client.find(Locator::Css(&format!(".seat-entry[data-seat='4'] [name={row}]"))).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(cards).await.unwrap();
+    }
+    eventually("the commit button, with no foul left", || async {
+        client.find(Locator::Id("commit")).await.unwrap().attr("disabled").await.unwrap().is_none()
+            && text_of(&client, ".seat-entry[data-seat='4'] .seat-note").await.is_empty()
+    })
+    .await;
+    screenshot(&client, "entry-ready").await;
+    client.find(Locator::Id("commit")).await.unwrap().click().await.unwrap();
+    eventually("the settlement sheet", || async {
+        client.current_url().await.unwrap().path().ends_with("/hands/1/sheet")
+    })
+    .await;
+    screenshot(&client, "sheet").await;
+
+    // The sheet's numbers are the committed result's.
+    let (_, hand) = request(&app, "GET", "/api/v1/tables/1/hands/1", "");
+    assert_eq!(hand["status"], "committed");
+    assert!(hand["result"]["seats"].as_array().unwrap().iter().all(|s| s["fouled"] == false), "{hand}");
+    let body = client.find(Locator::Css("main")).await.unwrap().text().await.unwrap();
+    for seat in hand["result"]["seats"].as_array().unwrap() {
+        let end: rust_decimal::Decimal = seat["stack_end"].as_str().unwrap().parse().unwrap();
+        assert!(body.contains(&format!("{end:.2}")), "the sheet lacks seat {}'s end stack {end:.2}", seat["seat"]);
+    }
+    for t in hand["result"]["transactions"].as_array().unwrap() {
+        let paid: rust_decimal::Decimal = t["paid"].as_str().unwrap().parse().unwrap();
+        assert!(body.contains(&format!("{paid:.2}")), "the sheet lacks a payment of {paid:.2}");
+    }
+    client.close().await.unwrap();
+}
