@@ -85,7 +85,7 @@
     if (!response.ok) { place(body.error); preview.hidden = true; return; }
     const rows = body.seats.map((s) => {
       const what = s.surrendered ? "surrendered" : s.special ? `special: ${s.special}` : s.fouled ? `fouled: ${s.foul_reason}` : "set";
-      if (s.fouled && s.foul_reason) form.querySelector(`.seat-entry[data-seat="${s.seat}"] .seat-note`).textContent = `Foul: ${s.foul_reason}`;
+      if (s.fouled && s.foul_reason && !s.surrendered) explainFoul(s.seat, mine);
       const tr = document.createElement("tr");
       for (const [text, cls] of [[String(s.seat), ""], [what, s.fouled ? "neg" : ""], [s.net, "num"], [s.stack_end, "num"]]) {
         const td = document.createElement("td");
@@ -98,6 +98,37 @@
     preview.querySelector("tbody").replaceChildren(...rows);
     preview.hidden = false;
     commit.disabled = false;
+  }
+
+  // The seat's rows as the analyse endpoint takes them.
+  function seatRows(seat) {
+    const fs = form.querySelector(`.seat-entry[data-seat="${seat}"]`);
+    const rows = {};
+    for (const input of fs.querySelectorAll(".row input")) rows[input.name] = input.value.trim();
+    return { fs, rows };
+  }
+
+  // A foul in words, with a legal setting of the same cards (the house way).
+  async function explainFoul(seat, mine) {
+    const { fs, rows } = seatRows(seat);
+    const response = await fetch("/api/v1/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ruleset: form.dataset.preset, ...rows }) });
+    if (mine !== generation || !response.ok) return;
+    const analysis = await response.json();
+    const foul = analysis.rows && analysis.rows.foul;
+    if (foul) fs.querySelector(".seat-note").textContent = `Foul: ${foul.message}`;
+  }
+
+  // Banker presets: the bank's 13 cards, typed in any rows, set by the house way.
+  for (const button of form.querySelectorAll("button.house-way")) {
+    button.addEventListener("click", async () => {
+      const { fs, rows } = seatRows(button.dataset.seat);
+      const cards = [rows.front, rows.middle, rows.back].join(" ");
+      const response = await fetch("/api/v1/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ruleset: form.dataset.preset, cards }) });
+      const body = await response.json();
+      if (!response.ok) { fs.querySelector(".seat-note").textContent = body.error; return; }
+      for (const row of ["front", "middle", "back"]) fs.querySelector(`[name=${row}]`).value = body.house_setting[row];
+      check();
+    });
   }
 
   form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(check, 250); });

@@ -131,10 +131,9 @@ async fn a_dealer_keys_in_a_showdown_fixes_a_foul_commits_and_reads_the_sheet() 
             active.send_keys("\u{E007}").await.unwrap(); // Enter
         }
     }
-    eventually("the foul warning", || async {
-        text_of(&client, ".seat-entry[data-seat='4'] .seat-note")
-            .await
-            .contains("back ace high is below middle two pair")
+    eventually("the foul warning with a legal setting", || async {
+        let note = text_of(&client, ".seat-entry[data-seat='4'] .seat-note").await;
+        note.contains("back ace high is below middle two pair") && note.contains("a legal setting was: front")
     })
     .await;
     screenshot(&client, "entry-foul").await;
@@ -189,5 +188,42 @@ async fn a_dealer_keys_in_a_showdown_fixes_a_foul_commits_and_reads_the_sheet() 
         let paid: rust_decimal::Decimal = t["paid"].as_str().unwrap().parse().unwrap();
         assert!(body.contains(&format!("{paid:.2}")), "the sheet lacks a payment of {paid:.2}");
     }
+    client.close().await.unwrap();
+}
+
+#[actix_web::test]
+async fn the_bank_hand_is_set_by_the_house_way() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let app = spawn_app("sqlite");
+    let table = r#"{"name":"Bank","preset":"banker","unit":"1"}"#;
+    assert_eq!(request(&app, "POST", "/api/v1/tables", table).0, 201);
+    for seat in 1..=3 {
+        let body = format!(r#"{{"seat":{seat},"player":"P{seat}","buy_in":"100"}}"#);
+        assert_eq!(request(&app, "POST", "/api/v1/tables/1/seats", &body).0, 201);
+    }
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
+    // The dealer (seat 1, the bank) types its 13 cards into the rows in any order.
+    let cards = ["As Ad Ah", "Ac Kd Qh Jc 9s", "8d 7h 5c 4s 2d"];
+    for (row, text) in ["front", "middle", "back"].iter().zip(cards) {
+        let input = client.find(Locator::Css(&format!(".seat-entry[data-seat='1'] [name={row}]"))).await.unwrap();
+        input.send_keys(text).await.unwrap();
+    }
+    client.find(Locator::Css("button.house-way")).await.unwrap().click().await.unwrap();
+    let analyse = serde_json::json!({"ruleset": "banker", "cards": cards.join(" ")}).to_string();
+    let (_, expected) = request(&app, "POST", "/api/v1/analyse", &analyse);
+    let want = expected["house_setting"]["middle"].as_str().unwrap().to_string();
+    eventually("the house setting in the rows", || async {
+        let middle = client.find(Locator::Css(".seat-entry[data-seat='1'] [name=middle]")).await.unwrap();
+        middle.prop("value").await.unwrap().as_deref() == Some(want.as_str())
+    })
+    .await;
+    for row in ["front", "back"] {
+        let input = client.find(Locator::Css(&format!(".seat-entry[data-seat='1'] [name={row}]"))).await.unwrap();
+        assert_eq!(input.prop("value").await.unwrap().as_deref(), expected["house_setting"][row].as_str());
+    }
+    screenshot(&client, "entry-bank-house-way").await;
     client.close().await.unwrap();
 }

@@ -103,6 +103,9 @@ struct EntryPage {
     rows: [(&'static str, &'static str, usize); 3],
     specials: Vec<&'static str>,
     aces_bet: bool,
+    /// Players against the dealer (`banker`, `malayan`): the bank's hand can
+    /// be set by the house way.
+    bank: bool,
 }
 
 /// `GET /tables/{id}/hands/{n}/entry`: key in the showdown of an open hand
@@ -128,6 +131,7 @@ pub async fn entry_page(
         rows: [("Front", "front", 3), ("Middle", "middle", 5), ("Back", "back", 5)],
         specials: rules.specials.iter().map(|(k, _)| k.name()).collect(),
         aces_bet: rules.aces_bet,
+        bank: rules.structure == crate::engine::ruleset::Structure::Bank,
         hand,
     };
     Ok(page.respond_to(&request).map_into_boxed_body())
