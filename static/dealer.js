@@ -131,6 +131,75 @@
     });
   }
 
+  // ---- cards in the screen's own notation (mirrors the server's reading) ----
+  const RANKS = "23456789TJQKA", SUITS = "shdc", SYMBOLS = { "♠": "s", "♥": "h", "♦": "d", "♣": "c" };
+  function canonical(token) {
+    let t = token.trim();
+    if (!t) return null;
+    const last = [...t].pop();
+    const suit = (SYMBOLS[last] || last).toLowerCase();
+    let rank = t.slice(0, t.length - last.length).toUpperCase();
+    if (rank === "10") rank = "T";
+    if (rank.length !== 1 || !RANKS.includes(rank) || !SUITS.includes(suit)) return null;
+    return rank + suit;
+  }
+  const tokens = (text) => text.split(/[\s,]+/).filter(Boolean);
+  function usedCards() {
+    const used = new Set();
+    for (const input of inputs) for (const t of tokens(input.value)) { const c = canonical(t); if (c) used.add(c); }
+    return used;
+  }
+  const slotsLeft = (input) => Number(input.dataset.count) - tokens(input.value).length;
+
+  // Adds a card to `target` (or the next row with room, seat by seat); a card
+  // already on the table is flagged and not added.
+  function placeCard(card, target) {
+    const note = document.getElementById("scan-note");
+    const c = canonical(card);
+    if (!c) { note.textContent = `"${card}" is not a card`; return false; }
+    if (usedCards().has(c)) { note.textContent = `${c} is already on the table: scanned twice?`; note.className = "flag"; return false; }
+    const input = target && slotsLeft(target) > 0 ? target : inputs.find((i) => slotsLeft(i) > 0);
+    if (!input) { note.textContent = "every row is full"; return false; }
+    input.value = (input.value.trim() ? input.value.trim() + " " : "") + c;
+    note.textContent = `${c} → seat ${input.closest(".seat-entry").dataset.seat} ${input.name}`;
+    note.className = "";
+    refreshPicker();
+    clearTimeout(timer); timer = setTimeout(check, 150);
+    return true;
+  }
+
+  const scan = document.getElementById("scan");
+  if (scan) scan.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    e.stopPropagation();
+    for (const t of tokens(scan.value)) placeCard(t, null);
+    scan.value = "";
+  });
+
+  // The picker: 52 cards, greyed once used anywhere at the table.
+  const picker = document.getElementById("picker");
+  let lastRow = null;
+  inputs.forEach((i) => i.addEventListener("focus", () => (lastRow = i)));
+  function refreshPicker() {
+    if (!picker) return;
+    const used = usedCards();
+    for (const b of picker.querySelectorAll("button")) b.disabled = used.has(b.dataset.card);
+  }
+  if (picker) {
+    for (const suit of SUITS) for (const rank of [...RANKS].reverse()) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.card = rank + suit;
+      b.className = `pick ${suit}`;
+      b.textContent = rank + { s: "♠", h: "♥", d: "♦", c: "♣" }[suit];
+      b.addEventListener("click", () => placeCard(b.dataset.card, lastRow));
+      picker.appendChild(b);
+    }
+    refreshPicker();
+  }
+
+  form.addEventListener("input", () => { refreshPicker(); });
   form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(check, 250); });
   form.addEventListener("change", () => { clearTimeout(timer); timer = setTimeout(check, 50); });
   inputs.forEach((input, i) => input.addEventListener("keydown", (e) => {

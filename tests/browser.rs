@@ -227,3 +227,76 @@ async fn the_bank_hand_is_set_by_the_house_way() {
     screenshot(&client, "entry-bank-house-way").await;
     client.close().await.unwrap();
 }
+
+#[actix_web::test]
+async fn a_scanner_fills_slot_after_slot_and_the_picker_greys_used_cards() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let app = spawn_app("sqlite");
+    set_up(&app);
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
+
+    // The picker greys cards typed anywhere at the table.
+    client.find(Locator::Css("#picker-box summary")).await.unwrap().click().await.unwrap();
+    let front1 = client.find(Locator::Css(".seat-entry[data-seat='1'] [name=front]")).await.unwrap();
+    front1.send_keys("qh 10d").await.unwrap();
+    eventually("Qh and Td greyed in the picker", || async {
+        let qh = client.find(Locator::Css("#picker button[data-card='Qh']")).await.unwrap();
+        let td = client.find(Locator::Css("#picker button[data-card='Td']")).await.unwrap();
+        qh.attr("disabled").await.unwrap().is_some() && td.attr("disabled").await.unwrap().is_some()
+    })
+    .await;
+    let qs = client.find(Locator::Css("#picker button[data-card='Qs']")).await.unwrap();
+    assert!(qs.attr("disabled").await.unwrap().is_none(), "an unused card is not greyed");
+    // Clicking a card puts it into the row being entered.
+    front1.click().await.unwrap();
+    qs.click().await.unwrap();
+    assert_eq!(front1.prop("value").await.unwrap().as_deref(), Some("qh 10d Qs"));
+    screenshot(&client, "entry-picker").await;
+    front1.clear().await.unwrap();
+
+    // A keyboard-wedge scanner types each card and Enter into the scan box:
+    // each scan fills the next empty slot, seat by seat, row by row.
+    let scan = client.find(Locator::Css("#scan")).await.unwrap();
+    let mut deal = Vec::new();
+    for rows in ROWS {
+        for row in rows {
+            deal.extend(row.split([' ', ',']).filter(|t| !t.is_empty()).map(str::to_string));
+        }
+    }
+    for card in &deal {
+        scan.send_keys(&format!("{card}\u{E007}")).await.unwrap();
+    }
+    // The same card scanned again is flagged and not doubled.
+    scan.send_keys("QH\u{E007}").await.unwrap();
+    eventually("the double scan flagged", || async {
+        text_of(&client, "#scan-note").await.contains("Qh is already on the table")
+    })
+    .await;
+    for (seat, rows) in ROWS.iter().enumerate() {
+        for (row, typed) in ["front", "middle", "back"].iter().zip(rows) {
+            let input = client
+                .find(Locator::Css(&format!(".seat-entry[data-seat='{}'] [name={row}]", seat + 1)))
+                .await
+                .unwrap();
+            let value = input.prop("value").await.unwrap().unwrap_or_default();
+            let want: Vec<String> = typed
+                .split([' ', ','])
+                .filter(|t| !t.is_empty())
+                .map(|t| pitboss::engine::card::Card::parse(t, 1).unwrap().to_string())
+                .collect();
+            assert_eq!(value, want.join(" "), "seat {} {row}", seat + 1);
+        }
+    }
+    // Every card of the deck is now used: the whole picker is grey.
+    let greyed = client.find_all(Locator::Css("#picker button:disabled")).await.unwrap().len();
+    assert_eq!(greyed, 52);
+    eventually("the preview (seat 4 fouls as scanned)", || async {
+        text_of(&client, ".seat-entry[data-seat='4'] .seat-note").await.contains("Foul: back ace high")
+    })
+    .await;
+    screenshot(&client, "entry-scanned").await;
+    client.close().await.unwrap();
+}
