@@ -199,6 +199,25 @@
     refreshPicker();
   }
 
+  // Cards a shoe or RFID table posted to the scan endpoint join their rows.
+  async function pullScans() {
+    const response = await fetch(`${api}/scans`);
+    if (!response.ok) return;
+    const used = usedCards();
+    let added = false;
+    for (const scan of await response.json()) {
+      if (used.has(scan.card)) continue;
+      const input = form.querySelector(`.seat-entry[data-seat="${scan.seat}"] [name=${scan.row}]`);
+      if (!input || slotsLeft(input) <= 0) continue;
+      input.value = (input.value.trim() ? input.value.trim() + " " : "") + scan.card;
+      used.add(scan.card);
+      added = true;
+    }
+    if (added) { refreshPicker(); clearTimeout(timer); timer = setTimeout(check, 50); }
+  }
+  pullScans();
+  setInterval(pullScans, 1500);
+
   form.addEventListener("input", () => { refreshPicker(); });
   form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(check, 250); });
   form.addEventListener("change", () => { clearTimeout(timer); timer = setTimeout(check, 50); });

@@ -300,3 +300,28 @@ async fn a_scanner_fills_slot_after_slot_and_the_picker_greys_used_cards() {
     screenshot(&client, "entry-scanned").await;
     client.close().await.unwrap();
 }
+
+#[actix_web::test]
+async fn cards_posted_by_a_shoe_appear_in_their_rows() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let app = spawn_app("sqlite");
+    set_up(&app);
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
+    for (seat, row, card) in [(2, "middle", "6c"), (2, "middle", "7d"), (3, "back", "Th")] {
+        let body = format!(r#"{{"seat":{seat},"row":"{row}","card":"{card}"}}"#);
+        assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands/1/scans", &body).0, 201);
+    }
+    eventually("the shoe's cards in their rows", || async {
+        let middle = client.find(Locator::Css(".seat-entry[data-seat='2'] [name=middle]")).await.unwrap();
+        let back = client.find(Locator::Css(".seat-entry[data-seat='3'] [name=back]")).await.unwrap();
+        middle.prop("value").await.unwrap().as_deref() == Some("6c 7d")
+            && back.prop("value").await.unwrap().as_deref() == Some("Th")
+    })
+    .await;
+    let greyed = client.find(Locator::Css("#picker button[data-card='Th']")).await.unwrap();
+    assert!(greyed.attr("disabled").await.unwrap().is_some());
+    client.close().await.unwrap();
+}

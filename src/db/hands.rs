@@ -624,3 +624,78 @@ pub fn rescore(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<Re
     let stored: serde_json::Value = serde_json::from_str(&result).map_err(|e| AppError::Internal(e.to_string()))?;
     Ok(RescoreView { reproduced: rescored == stored, stored, rescored })
 }
+
+// ---- scans from a card-reading shoe or an RFID table ----
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScanRequest {
+    pub seat: i32,
+    pub row: String,
+    pub card: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ScanView {
+    pub seat: i32,
+    pub row: String,
+    pub card: String,
+}
+
+pub fn scans(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<Vec<ScanView>, AppError> {
+    use super::schema::hand_scans;
+    let hand = hand_row(conn, table_id, number)?;
+    let rows: Vec<(i32, String, String)> = hand_scans::table
+        .filter(hand_scans::hand_id.eq(hand.id))
+        .order(hand_scans::id.asc())
+        .select((hand_scans::seat, hand_scans::row_name, hand_scans::card))
+        .load(conn)?;
+    Ok(rows.into_iter().map(|(seat, row, card)| ScanView { seat, row, card }).collect())
+}
+
+/// Records one scanned card in an open hand. A card already scanned into the
+/// hand, a full row or a seat not dealt in is refused and nothing is written.
+pub fn add_scan(db: &Database, table_id: i64, number: i32, req: &ScanRequest) -> Result<Vec<ScanView>, AppError> {
+    use super::schema::hand_scans;
+    let card = crate::engine::Card::parse(req.card.trim(), 1)
+        .map_err(|e| AppError::Invalid(format!("seat {} {}: {e}", req.seat, req.row)))?
+        .to_string();
+    let needed = match req.row.as_str() {
+        "front" => 3,
+        "middle" | "back" => 5,
+        other => return Err(AppError::Invalid(format!("row {other:?} is not front, middle or back"))),
+    };
+    let (seat, row) = (req.seat, req.row.clone());
+    db.write(Some(table_id), move |conn| {
+        let hand = hand_row(conn, table_id, number)?;
+        if hand.stored.is_some() || hand.void_reason.is_some() {
+            return Err(AppError::Conflict(format!("hand {number} is closed; scans go to an open hand")));
+        }
+        if !hand.seats.iter().any(|s| s.seat == seat) {
+            return Err(AppError::Invalid(format!("seat {seat} is not dealt in to hand {number}")));
+        }
+        let existing: Vec<(i32, String, String)> = hand_scans::table
+            .filter(hand_scans::hand_id.eq(hand.id))
+            .select((hand_scans::seat, hand_scans::row_name, hand_scans::card))
+            .load(conn)?;
+        if let Some((s, r, _)) = existing.iter().find(|(_, _, c)| *c == card) {
+            return Err(AppError::Conflict(format!(
+                "{card} was already scanned, into seat {s} {r}; it is not added twice"
+            )));
+        }
+        if existing.iter().filter(|(s, r, _)| *s == seat && *r == row).count() >= needed {
+            return Err(AppError::Conflict(format!("seat {seat} {row} already has its {needed} cards")));
+        }
+        diesel::insert_into(hand_scans::table)
+            .values((
+                hand_scans::hand_id.eq(hand.id),
+                hand_scans::seat.eq(seat),
+                hand_scans::row_name.eq(&row),
+                hand_scans::card.eq(&card),
+                hand_scans::scanned_at.eq(now()),
+            ))
+            .execute(conn)?;
+        Ok(())
+    })?;
+    scans(&mut *db.conn()?, table_id, number)
+}

@@ -117,6 +117,17 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    hand_scans (id) {
+        id -> BigInt,
+        hand_id -> BigInt,
+        seat -> Integer,
+        row_name -> Text,
+        card -> Text,
+        scanned_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(casino_tables -> pools (pool_id));
 diesel::joinable!(ruleset_versions -> casino_tables (table_id));
 diesel::joinable!(seatings -> casino_tables (table_id));
@@ -135,4 +146,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     jackpot_hits,
     hand_voids,
     ledger_entries,
+    hand_scans,
 );

@@ -80,7 +80,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(resource("/tables/{id}/hands/{number}/preview").route(web::post().to(hands::preview)))
                 .service(resource("/tables/{id}/hands/{number}/commit").route(web::post().to(hands::commit)))
                 .service(resource("/tables/{id}/hands/{number}/void").route(web::post().to(hands::void)))
-                .service(resource("/tables/{id}/hands/{number}/rescore").route(web::get().to(hands::rescore))),
+                .service(resource("/tables/{id}/hands/{number}/rescore").route(web::get().to(hands::rescore)))
+                .service(
+                    resource("/tables/{id}/hands/{number}/scans")
+                        .route(web::get().to(hands::scans))
+                        .route(web::post().to(hands::add_scan)),
+                ),
         );
 }
 

@@ -70,3 +70,22 @@ pub async fn rescore(state: web::Data<AppState>, path: web::Path<(i64, i32)>) ->
     let (id, number) = path.into_inner();
     Ok(ok_json(&with_db(&state, move |c| hands::rescore(c, id, number)).await?))
 }
+
+/// `GET …/scans`: the cards a shoe or RFID table has read into the hand.
+pub async fn scans(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    Ok(ok_json(&with_db(&state, move |c| hands::scans(c, id, number)).await?))
+}
+
+/// `POST …/scans` `{"seat", "row", "card"}`: one scanned card; a card scanned
+/// twice is refused (409), never doubled.
+pub async fn add_scan(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    payload: web::Payload,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let req: hands::ScanRequest = json_body(payload).await?;
+    let scans = with_database(&state, move |db| hands::add_scan(db, id, number, &req)).await?;
+    Ok(HttpResponse::Created().json(scans))
+}
