@@ -24,13 +24,13 @@
   const problem = document.getElementById("problem");
   const commit = document.getElementById("commit");
   const preview = document.getElementById("preview");
-  const inputs = Array.from(form.querySelectorAll(".row input"));
+  const inputs = Array.from(form.querySelectorAll(".row input:not(.discards)"));
   let timer = null, generation = 0;
 
   function showdown() {
     const seats = Array.from(form.querySelectorAll(".seat-entry")).map((fs) => {
       const seat = { seat: Number(fs.dataset.seat) };
-      for (const input of fs.querySelectorAll(".row input")) seat[input.name] = input.value.trim();
+      for (const input of fs.querySelectorAll(".row input")) if (input.value.trim() || !input.classList.contains("discards")) seat[input.name] = input.value.trim();
       if (fs.querySelector("[name=surrender]").checked) seat.surrender = true;
       const claim = fs.querySelector("[name=claim]");
       if (claim && claim.value) seat.claim = claim.value;
@@ -49,9 +49,9 @@
 
   // "seat 2 middle has 4 cards; …", "\"Qx\" … seat 3 front: …", "Qh appears twice: seat 1 front and seat 3 middle"
   function place(message) {
-    const m = message.match(/seat (\d+) (front|middle|back)/g);
+    const m = message.match(/seat (\d+) (front|middle|back|discards)/g);
     if (m) {
-      const [, seat, row] = m[m.length - 1].match(/seat (\d+) (front|middle|back)/);
+      const [, seat, row] = m[m.length - 1].match(/seat (\d+) (front|middle|back|discards)/);
       const input = form.querySelector(`.seat-entry[data-seat="${seat}"] [name=${row}]`);
       if (input) {
         input.classList.add("invalid");
@@ -104,7 +104,7 @@
   function seatRows(seat) {
     const fs = form.querySelector(`.seat-entry[data-seat="${seat}"]`);
     const rows = {};
-    for (const input of fs.querySelectorAll(".row input")) rows[input.name] = input.value.trim();
+    for (const input of fs.querySelectorAll(".row input:not(.discards)")) rows[input.name] = input.value.trim();
     return { fs, rows };
   }
 
@@ -146,7 +146,7 @@
   const tokens = (text) => text.split(/[\s,]+/).filter(Boolean);
   function usedCards() {
     const used = new Set();
-    for (const input of inputs) for (const t of tokens(input.value)) { const c = canonical(t); if (c) used.add(c); }
+    for (const input of form.querySelectorAll(".row input")) for (const t of tokens(input.value)) { const c = canonical(t); if (c) used.add(c); }
     return used;
   }
   const slotsLeft = (input) => Number(input.dataset.count) - tokens(input.value).length;

@@ -325,3 +325,58 @@ async fn cards_posted_by_a_shoe_appear_in_their_rows() {
     assert!(greyed.attr("disabled").await.unwrap().is_some());
     client.close().await.unwrap();
 }
+
+#[actix_web::test]
+async fn pineapple_discards_are_entered_and_checked_for_duplicates() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let app = spawn_app("sqlite");
+    assert_eq!(
+        request(&app, "POST", "/api/v1/tables", r#"{"name":"P","preset":"ofc-pineapple","unit":"1","seat_count":3}"#).0,
+        201
+    );
+    for seat in 1..=2 {
+        let body = format!(r#"{{"seat":{seat},"player":"P{seat}","buy_in":"100"}}"#);
+        assert_eq!(request(&app, "POST", "/api/v1/tables/1/seats", &body).0, 201);
+    }
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
+    let rows = [
+        (1, ["6s 6h 4d", "Ts Th 9d Qs 8h", "3s 3h 3d 2s 2h"], "Kd Kc"),
+        (2, ["As Kh Qd", "9s 9h 5d 5c 4h", "Kc Jc 8c 7c 2c"], "7s"),
+    ];
+    for (seat, cards, discards) in rows {
+        for (row, text) in ["front", "middle", "back"].iter().zip(cards) {
+            let input =
+                client.find(Locator::Css(&format!(".seat-entry[data-seat='{seat}'] [name={row}]"))).await.unwrap();
+            input.send_keys(text).await.unwrap();
+        }
+        let input =
+            client.find(Locator::Css(&format!(".seat-entry[data-seat='{seat}'] [name=discards]"))).await.unwrap();
+        input.send_keys(discards).await.unwrap();
+    }
+    // Seat 1 discarded Kc, which seat 2 set in its back: named next to a row.
+    eventually("the discarded card named twice", || async {
+        let mut notes = Vec::new();
+        for note in client.find_all(Locator::Css(".row-note")).await.unwrap() {
+            notes.push(note.text().await.unwrap_or_default());
+        }
+        notes.iter().any(|n| n.contains("Kc appears twice: seat 1 discards and seat 2 back"))
+    })
+    .await;
+    let discards = client.find(Locator::Css(".seat-entry[data-seat='1'] [name=discards]")).await.unwrap();
+    discards.clear().await.unwrap();
+    discards.send_keys("Kd 6d").await.unwrap();
+    eventually("the commit button", || async {
+        client.find(Locator::Id("commit")).await.unwrap().attr("disabled").await.unwrap().is_none()
+    })
+    .await;
+    client.find(Locator::Id("commit")).await.unwrap().click().await.unwrap();
+    eventually("the settlement sheet", || async { client.current_url().await.unwrap().path().ends_with("/sheet") })
+        .await;
+    let (_, hand) = request(&app, "GET", "/api/v1/tables/1/hands/1", "");
+    // the ofc worked example: the second hand pays the first 4 (royalties 7 and 4)
+    assert_eq!(hand["result"]["pairs"][0]["main_units"], 4, "{hand}");
+    client.close().await.unwrap();
+}

@@ -106,6 +106,8 @@ struct EntryPage {
     /// Players against the dealer (`banker`, `malayan`): the bank's hand can
     /// be set by the house way.
     bank: bool,
+    /// Seats list their discards (`ofc-pineapple`).
+    discards: bool,
 }
 
 /// `GET /tables/{id}/hands/{n}/entry`: key in the showdown of an open hand
@@ -132,6 +134,7 @@ pub async fn entry_page(
         specials: rules.specials.iter().map(|(k, _)| k.name()).collect(),
         aces_bet: rules.aces_bet,
         bank: rules.structure == crate::engine::ruleset::Structure::Bank,
+        discards: rules.discards,
         hand,
     };
     Ok(page.respond_to(&request).map_into_boxed_body())
