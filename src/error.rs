@@ -24,6 +24,8 @@ pub enum AppError {
     MethodNotAllowed(String),
     #[error("send the request body as JSON, with the header Content-Type: application/json")]
     UnsupportedMediaType,
+    #[error("{0}")]
+    Forbidden(String),
 }
 
 impl From<diesel::result::Error> for AppError {

@@ -3,38 +3,28 @@
 // authority; this only gives feedback early.
 (function () {
   "use strict";
-  // The table view's "Start hand" button.
-  for (const button of document.querySelectorAll("button.start-hand")) {
-    button.addEventListener("click", async () => {
-      button.disabled = true;
-      const table = button.dataset.table;
-      const response = await fetch(`/api/v1/tables/${table}/hands`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
-      const body = await response.json();
-      if (response.ok) { window.location = `/tables/${table}/hands/${body.number}/entry`; return; }
-      const note = document.getElementById("problem");
-      note.textContent = body.error;
-      note.hidden = false;
-      button.disabled = false;
-    });
-  }
   const form = document.getElementById("entry");
   if (!form) return;
   const api = `/api/v1/tables/${form.dataset.table}/hands/${form.dataset.hand}`;
-  const key = `entry-${form.dataset.table}-${form.dataset.hand}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const key = form.querySelector("[name=key]").value;
   const problem = document.getElementById("problem");
   const commit = document.getElementById("commit");
+  commit.disabled = true; // until the live check passes
   const preview = document.getElementById("preview");
+  // With JavaScript: live checks replace the preview button; the tools appear.
+  for (const el of document.querySelectorAll(".js-only")) el.hidden = false;
+  for (const el of document.querySelectorAll(".no-js")) el.hidden = true;
   const inputs = Array.from(form.querySelectorAll(".row input:not(.discards)"));
   let timer = null, generation = 0;
 
   function showdown() {
     const seats = Array.from(form.querySelectorAll(".seat-entry")).map((fs) => {
       const seat = { seat: Number(fs.dataset.seat) };
-      for (const input of fs.querySelectorAll(".row input")) if (input.value.trim() || !input.classList.contains("discards")) seat[input.name] = input.value.trim();
-      if (fs.querySelector("[name=surrender]").checked) seat.surrender = true;
-      const claim = fs.querySelector("[name=claim]");
+      for (const input of fs.querySelectorAll(".row input")) if (input.value.trim() || !input.classList.contains("discards")) seat[input.dataset.field] = input.value.trim();
+      if (fs.querySelector("[data-field=surrender]").checked) seat.surrender = true;
+      const claim = fs.querySelector("[data-field=claim]");
       if (claim && claim.value) seat.claim = claim.value;
-      const aces = fs.querySelector("[name=aces_bet]");
+      const aces = fs.querySelector("[data-field=aces_bet]");
       if (aces && !aces.checked) seat.aces_bet = false;
       return seat;
     });
@@ -52,7 +42,7 @@
     const m = message.match(/seat (\d+) (front|middle|back|discards)/g);
     if (m) {
       const [, seat, row] = m[m.length - 1].match(/seat (\d+) (front|middle|back|discards)/);
-      const input = form.querySelector(`.seat-entry[data-seat="${seat}"] [name=${row}]`);
+      const input = form.querySelector(`.seat-entry[data-seat="${seat}"] [data-field=${row}]`);
       if (input) {
         input.classList.add("invalid");
         input.parentElement.querySelector(".row-note").textContent = message;
@@ -74,7 +64,7 @@
     if (incomplete()) {
       for (const i of inputs) {
         const n = i.value.trim().split(/[\s,]+/).filter(Boolean).length;
-        if (n > Number(i.dataset.count)) place(`seat ${i.closest(".seat-entry").dataset.seat} ${i.name} has ${n} cards; it needs ${i.dataset.count}`);
+        if (n > Number(i.dataset.count)) place(`seat ${i.closest(".seat-entry").dataset.seat} ${i.dataset.field} has ${n} cards; it needs ${i.dataset.count}`);
       }
       preview.hidden = true;
       return;
@@ -104,7 +94,7 @@
   function seatRows(seat) {
     const fs = form.querySelector(`.seat-entry[data-seat="${seat}"]`);
     const rows = {};
-    for (const input of fs.querySelectorAll(".row input:not(.discards)")) rows[input.name] = input.value.trim();
+    for (const input of fs.querySelectorAll(".row input:not(.discards)")) rows[input.dataset.field] = input.value.trim();
     return { fs, rows };
   }
 
@@ -126,7 +116,7 @@
       const response = await fetch("/api/v1/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ruleset: form.dataset.preset, cards }) });
       const body = await response.json();
       if (!response.ok) { fs.querySelector(".seat-note").textContent = body.error; return; }
-      for (const row of ["front", "middle", "back"]) fs.querySelector(`[name=${row}]`).value = body.house_setting[row];
+      for (const row of ["front", "middle", "back"]) fs.querySelector(`[data-field=${row}]`).value = body.house_setting[row];
       check();
     });
   }
@@ -161,7 +151,7 @@
     const input = target && slotsLeft(target) > 0 ? target : inputs.find((i) => slotsLeft(i) > 0);
     if (!input) { note.textContent = "every row is full"; return false; }
     input.value = (input.value.trim() ? input.value.trim() + " " : "") + c;
-    note.textContent = `${c} → seat ${input.closest(".seat-entry").dataset.seat} ${input.name}`;
+    note.textContent = `${c} → seat ${input.closest(".seat-entry").dataset.seat} ${input.dataset.field}`;
     note.className = "";
     refreshPicker();
     clearTimeout(timer); timer = setTimeout(check, 150);
@@ -207,7 +197,7 @@
     let added = false;
     for (const scan of await response.json()) {
       if (used.has(scan.card)) continue;
-      const input = form.querySelector(`.seat-entry[data-seat="${scan.seat}"] [name=${scan.row}]`);
+      const input = form.querySelector(`.seat-entry[data-seat="${scan.seat}"] [data-field=${scan.row}]`);
       if (!input || slotsLeft(input) <= 0) continue;
       input.value = (input.value.trim() ? input.value.trim() + " " : "") + scan.card;
       used.add(scan.card);

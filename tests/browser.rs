@@ -139,7 +139,7 @@ async fn a_dealer_keys_in_a_showdown_fixes_a_foul_commits_and_reads_the_sheet() 
     screenshot(&client, "entry-foul").await;
 
     // A duplicated card is named next to its row and the commit is disabled.
-    let middle1 = client.find(Locator::Css(".seat-entry[data-seat='1'] [name=middle]")).await.unwrap();
+    let middle1 = client.find(Locator::Css(".seat-entry[data-seat='1'] [data-field=middle]")).await.unwrap();
     middle1.clear().await.unwrap();
     middle1.send_keys("js jh jd 2s 3h").await.unwrap(); // 3h is seat 3's
     eventually("the duplicate card named next to its row", || async {
@@ -158,7 +158,7 @@ async fn a_dealer_keys_in_a_showdown_fixes_a_foul_commits_and_reads_the_sheet() 
 
     // Correct the foul: two pair in back, a pair of sixes in the middle, a low front.
     for (row, cards) in [("front", "4s 3c 2d"), ("middle", "6h 6d ah qs 8s"), ("back", "7h 7s 9h 9d 6s")] {
-        let input = client.find(Locator::Css(&format!(".seat-entry[data-seat='4'] [name={row}]"))).await.unwrap();
+        let input = client.find(Locator::Css(&format!(".seat-entry[data-seat='4'] [data-field={row}]"))).await.unwrap();
         input.clear().await.unwrap();
         input.send_keys(cards).await.unwrap();
     }
@@ -208,7 +208,7 @@ async fn the_bank_hand_is_set_by_the_house_way() {
     // The dealer (seat 1, the bank) types its 13 cards into the rows in any order.
     let cards = ["As Ad Ah", "Ac Kd Qh Jc 9s", "8d 7h 5c 4s 2d"];
     for (row, text) in ["front", "middle", "back"].iter().zip(cards) {
-        let input = client.find(Locator::Css(&format!(".seat-entry[data-seat='1'] [name={row}]"))).await.unwrap();
+        let input = client.find(Locator::Css(&format!(".seat-entry[data-seat='1'] [data-field={row}]"))).await.unwrap();
         input.send_keys(text).await.unwrap();
     }
     client.find(Locator::Css("button.house-way")).await.unwrap().click().await.unwrap();
@@ -216,12 +216,12 @@ async fn the_bank_hand_is_set_by_the_house_way() {
     let (_, expected) = request(&app, "POST", "/api/v1/analyse", &analyse);
     let want = expected["house_setting"]["middle"].as_str().unwrap().to_string();
     eventually("the house setting in the rows", || async {
-        let middle = client.find(Locator::Css(".seat-entry[data-seat='1'] [name=middle]")).await.unwrap();
+        let middle = client.find(Locator::Css(".seat-entry[data-seat='1'] [data-field=middle]")).await.unwrap();
         middle.prop("value").await.unwrap().as_deref() == Some(want.as_str())
     })
     .await;
     for row in ["front", "back"] {
-        let input = client.find(Locator::Css(&format!(".seat-entry[data-seat='1'] [name={row}]"))).await.unwrap();
+        let input = client.find(Locator::Css(&format!(".seat-entry[data-seat='1'] [data-field={row}]"))).await.unwrap();
         assert_eq!(input.prop("value").await.unwrap().as_deref(), expected["house_setting"][row].as_str());
     }
     screenshot(&client, "entry-bank-house-way").await;
@@ -240,7 +240,7 @@ async fn a_scanner_fills_slot_after_slot_and_the_picker_greys_used_cards() {
 
     // The picker greys cards typed anywhere at the table.
     client.find(Locator::Css("#picker-box summary")).await.unwrap().click().await.unwrap();
-    let front1 = client.find(Locator::Css(".seat-entry[data-seat='1'] [name=front]")).await.unwrap();
+    let front1 = client.find(Locator::Css(".seat-entry[data-seat='1'] [data-field=front]")).await.unwrap();
     front1.send_keys("qh 10d").await.unwrap();
     eventually("Qh and Td greyed in the picker", || async {
         let qh = client.find(Locator::Css("#picker button[data-card='Qh']")).await.unwrap();
@@ -278,7 +278,7 @@ async fn a_scanner_fills_slot_after_slot_and_the_picker_greys_used_cards() {
     for (seat, rows) in ROWS.iter().enumerate() {
         for (row, typed) in ["front", "middle", "back"].iter().zip(rows) {
             let input = client
-                .find(Locator::Css(&format!(".seat-entry[data-seat='{}'] [name={row}]", seat + 1)))
+                .find(Locator::Css(&format!(".seat-entry[data-seat='{}'] [data-field={row}]", seat + 1)))
                 .await
                 .unwrap();
             let value = input.prop("value").await.unwrap().unwrap_or_default();
@@ -315,8 +315,8 @@ async fn cards_posted_by_a_shoe_appear_in_their_rows() {
         assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands/1/scans", &body).0, 201);
     }
     eventually("the shoe's cards in their rows", || async {
-        let middle = client.find(Locator::Css(".seat-entry[data-seat='2'] [name=middle]")).await.unwrap();
-        let back = client.find(Locator::Css(".seat-entry[data-seat='3'] [name=back]")).await.unwrap();
+        let middle = client.find(Locator::Css(".seat-entry[data-seat='2'] [data-field=middle]")).await.unwrap();
+        let back = client.find(Locator::Css(".seat-entry[data-seat='3'] [data-field=back]")).await.unwrap();
         middle.prop("value").await.unwrap().as_deref() == Some("6c 7d")
             && back.prop("value").await.unwrap().as_deref() == Some("Th")
     })
@@ -348,12 +348,14 @@ async fn pineapple_discards_are_entered_and_checked_for_duplicates() {
     ];
     for (seat, cards, discards) in rows {
         for (row, text) in ["front", "middle", "back"].iter().zip(cards) {
-            let input =
-                client.find(Locator::Css(&format!(".seat-entry[data-seat='{seat}'] [name={row}]"))).await.unwrap();
+            let input = client
+                .find(Locator::Css(&format!(".seat-entry[data-seat='{seat}'] [data-field={row}]")))
+                .await
+                .unwrap();
             input.send_keys(text).await.unwrap();
         }
         let input =
-            client.find(Locator::Css(&format!(".seat-entry[data-seat='{seat}'] [name=discards]"))).await.unwrap();
+            client.find(Locator::Css(&format!(".seat-entry[data-seat='{seat}'] [data-field=discards]"))).await.unwrap();
         input.send_keys(discards).await.unwrap();
     }
     // Seat 1 discarded Kc, which seat 2 set in its back: named next to a row.
@@ -365,7 +367,7 @@ async fn pineapple_discards_are_entered_and_checked_for_duplicates() {
         notes.iter().any(|n| n.contains("Kc appears twice: seat 1 discards and seat 2 back"))
     })
     .await;
-    let discards = client.find(Locator::Css(".seat-entry[data-seat='1'] [name=discards]")).await.unwrap();
+    let discards = client.find(Locator::Css(".seat-entry[data-seat='1'] [data-field=discards]")).await.unwrap();
     discards.clear().await.unwrap();
     discards.send_keys("Kd 6d").await.unwrap();
     eventually("the commit button", || async {

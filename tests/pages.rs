@@ -99,3 +99,110 @@ fn a_sheet_for_an_open_hand_or_no_hand_is_refused() {
     assert_eq!(page(&app, "/static/pitboss.css").0, 200);
     assert_eq!(page(&app, "/static/nope.css").0, 404);
 }
+
+/// POSTs a form as a browser without JavaScript would: (status, location, body).
+fn post_form(app: &TestApp, path: &str, fields: &[(&str, &str)], origin: Option<&str>) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let body: String =
+        fields.iter().map(|(k, v)| format!("{}={}", urlencode(k), urlencode(v))).collect::<Vec<_>>().join("&");
+    let mut stream = std::net::TcpStream::connect(&app.base).unwrap();
+    let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {}\r\n{origin}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        app.base,
+        body.len()
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let text = String::from_utf8_lossy(&response).to_string();
+    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let location = text
+        .lines()
+        .find_map(|l| l.strip_prefix("location: ").or_else(|| l.strip_prefix("Location: ")))
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    (status, location, text.split_once("\r\n\r\n").map(|x| x.1.to_string()).unwrap_or_default())
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            b' ' => "+".to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[test]
+fn without_javascript_the_forms_check_preview_and_commit() {
+    let app = spawn_app("sqlite");
+    assert_eq!(
+        request(&app, "POST", "/api/v1/tables", r#"{"name":"T","preset":"hawaiian-gardens","unit":"5"}"#).0,
+        201
+    );
+    for (seat, buy_in) in [(1, "50"), (2, "100"), (3, "150"), (4, "200")] {
+        let body = serde_json::json!({"seat": seat, "player": format!("P{seat}"), "buy_in": buy_in}).to_string();
+        assert_eq!(request(&app, "POST", "/api/v1/tables/1/seats", &body).0, 201);
+    }
+    let origin = format!("http://{}", app.base);
+    // Start the hand from the table page's form.
+    let (status, location, _) = post_form(&app, "/tables/1/start-hand", &[], Some(&origin));
+    assert_eq!((status, location.as_str()), (303, "/tables/1/hands/1/entry"));
+    let rows = [
+        ("qh qd 7c", "js jh jd 2s 2h", "5s 5h 5d 5c ad"),
+        ("2c 3d 4h", "6c 7d 8h 9s 10c", "Ac Kc Qc Jc 9c"),
+        ("as ks 3s", "kh kd 8d 8c 3h", "th td ts 4d 4c"),
+        ("6h 6d 6s", "7h 7s 9h 9d 2d", "8s qs 4s ah 3c"),
+    ];
+    let mut fields: Vec<(String, String)> = vec![("key".into(), "form-key-1".into())];
+    for (i, (front, middle, back)) in rows.iter().enumerate() {
+        let seat = i + 1;
+        fields.push((format!("seat{seat}.front"), front.to_string()));
+        fields.push((format!("seat{seat}.middle"), middle.to_string()));
+        fields.push((format!("seat{seat}.back"), back.to_string()));
+        fields.push((format!("seat{seat}.aces_field"), "1".into()));
+        fields.push((format!("seat{seat}.aces_bet"), "on".into()));
+    }
+    let as_refs = |extra: &[(&'static str, &'static str)], fields: &[(String, String)]| -> Vec<(String, String)> {
+        let mut all = fields.to_vec();
+        all.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        all
+    };
+    let send = |fields: &[(String, String)], origin: Option<&str>| {
+        let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        post_form(&app, "/tables/1/hands/1/entry", &refs, origin)
+    };
+    // A duplicated card comes back next to its row, with the values kept.
+    let mut broken = fields.clone();
+    broken[2].1 = "js jh jd 2s 3h".into(); // seat 1 middle takes seat 3's 3h
+    let (status, _, html) = send(&as_refs(&[("action", "preview")], &broken), Some(&origin));
+    assert_eq!(status, 200);
+    assert!(html.contains("3h appears twice: seat 1 middle and seat 3 middle"), "{html}");
+    assert!(html.contains("value=\"js jh jd 2s 3h\""), "the typed values are kept");
+    // Preview: the foul in words and the settlement, nothing written.
+    let (status, _, html) = send(&as_refs(&[("action", "preview")], &fields), Some(&origin));
+    assert_eq!(status, 200);
+    assert!(html.contains("Foul: back ace high is below middle two pair, nines and sevens"), "{html}");
+    assert!(html.contains("100.00"), "seat 1 ends with 100.00 (50 doubled: the chip bound)");
+    let (_, hand) = request(&app, "GET", "/api/v1/tables/1/hands/1", "");
+    assert_eq!(hand["status"], "open");
+    // Another site's form, or one with no origin, is refused and writes nothing.
+    let (status, _, _) = send(&as_refs(&[("action", "commit")], &fields), Some("http://evil.example"));
+    assert_eq!(status, 403);
+    let (status, _, _) = send(&as_refs(&[("action", "commit")], &fields), None);
+    assert_eq!(status, 403);
+    let (_, hand) = request(&app, "GET", "/api/v1/tables/1/hands/1", "");
+    assert_eq!(hand["status"], "open");
+    // Commit: to the sheet; a repeat (same key) goes there too, once.
+    let (status, location, _) = send(&as_refs(&[("action", "commit")], &fields), Some(&origin));
+    assert_eq!((status, location.as_str()), (303, "/tables/1/hands/1/sheet"));
+    let (status, location, _) = send(&as_refs(&[("action", "commit")], &fields), Some(&origin));
+    assert_eq!((status, location.as_str()), (303, "/tables/1/hands/1/sheet"));
+    let (_, hand) = request(&app, "GET", "/api/v1/tables/1/hands/1", "");
+    assert_eq!(hand["status"], "committed");
+    assert_eq!(hand["result"]["seats"][0]["stack_end"], "100.00");
+}

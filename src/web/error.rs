@@ -24,6 +24,7 @@ impl ResponseError for AppError {
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
         }
     }
 

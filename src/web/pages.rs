@@ -7,7 +7,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde_json::Value;
 
-use super::routes::with_db;
+use super::routes::{with_database, with_db};
 use super::startup::AppState;
 use crate::db::{hands, tables};
 use crate::error::AppError;
@@ -57,6 +57,7 @@ struct TablePage {
     table: tables::TableView,
     seats: Vec<SeatBox>,
     last_committed: Option<i32>,
+    problem: String,
 }
 
 /// `GET /tables/{id}`: the table as the dealer sees it.
@@ -64,8 +65,29 @@ pub async fn table_page(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<impl actix_web::Responder, AppError> {
+    table_view(&state, path.into_inner(), String::new()).await
+}
+
+/// `POST /tables/{id}/start-hand` (a form): starts the next hand and opens
+/// its entry; a problem comes back on the table page.
+pub async fn start_hand_post(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    request: actix_web::HttpRequest,
+) -> Result<HttpResponse, AppError> {
+    use actix_web::Responder;
     let id = path.into_inner();
-    let (table, open, last_committed) = with_db(&state, move |c| {
+    match with_database(&state, move |db| hands::start_hand(db, id, &hands::StartHandRequest::default())).await {
+        Ok(hand) => Ok(see_other(&format!("/tables/{id}/hands/{}/entry", hand.number))),
+        Err(AppError::Invalid(message)) | Err(AppError::Conflict(message)) => {
+            Ok(table_view(&state, id, message).await?.respond_to(&request).map_into_boxed_body())
+        }
+        Err(other) => Err(other),
+    }
+}
+
+async fn table_view(state: &web::Data<AppState>, id: i64, problem: String) -> Result<TablePage, AppError> {
+    let (table, open, last_committed) = with_db(state, move |c| {
         let table = tables::get_table(c, id)?;
         let open = table.open_hand.map(|n| hands::get_hand(c, id, n)).transpose()?;
         let mut last_committed = None;
@@ -92,7 +114,28 @@ pub async fn table_page(
             }
         })
         .collect();
-    Ok(TablePage { table, seats, last_committed })
+    Ok(TablePage { table, seats, last_committed, problem })
+}
+
+struct RowForm {
+    label: &'static str,
+    field: &'static str,
+    /// Cards the row needs (0: discards, any number).
+    count: usize,
+    value: String,
+    note: String,
+}
+
+struct SeatForm {
+    number: i32,
+    player: String,
+    stack: String,
+    fantasyland: bool,
+    rows: Vec<RowForm>,
+    surrender: bool,
+    claim: String,
+    aces_bet: bool,
+    note: String,
 }
 
 #[derive(Template, WebTemplate)]
@@ -100,18 +143,92 @@ pub async fn table_page(
 struct EntryPage {
     table_name: String,
     hand: hands::HandView,
-    rows: [(&'static str, &'static str, usize); 3],
+    seats: Vec<SeatForm>,
     specials: Vec<&'static str>,
     aces_bet: bool,
     /// Players against the dealer (`banker`, `malayan`): the bank's hand can
     /// be set by the house way.
     bank: bool,
-    /// Seats list their discards (`ofc-pineapple`).
-    discards: bool,
+    /// The idempotency key a commit from this page carries.
+    key: String,
+    problem: String,
+    /// (seat, hand in words, net, end, fouled)
+    preview: Vec<(i64, String, String, String, bool)>,
+}
+
+const ROWS: [(&str, &str, usize); 3] = [("Front", "front", 3), ("Middle", "middle", 5), ("Back", "back", 5)];
+
+/// The form's fields: `seat{N}.{field}` → value.
+type Fields = std::collections::HashMap<String, String>;
+
+fn entry_page_for(
+    table_name: String,
+    hand: hands::HandView,
+    fields: &Fields,
+    key: String,
+) -> Result<EntryPage, AppError> {
+    let rules = crate::engine::preset(&hand.ruleset.preset)
+        .ok_or_else(|| AppError::Internal(format!("unknown preset {}", hand.ruleset.preset)))?;
+    let field = |seat: i32, name: &str| fields.get(&format!("seat{seat}.{name}")).cloned().unwrap_or_default();
+    let seats = hand
+        .seats
+        .iter()
+        .map(|s| {
+            let mut rows: Vec<RowForm> = ROWS
+                .iter()
+                .map(|&(label, name, count)| RowForm {
+                    label,
+                    field: name,
+                    count,
+                    value: field(s.seat, name),
+                    note: String::new(),
+                })
+                .collect();
+            if rules.discards {
+                rows.push(RowForm {
+                    label: "Discards",
+                    field: "discards",
+                    count: 0,
+                    value: field(s.seat, "discards"),
+                    note: String::new(),
+                });
+            }
+            SeatForm {
+                number: s.seat,
+                player: s.player.clone(),
+                stack: s.stack_start.to_string(),
+                fantasyland: s.in_fantasyland,
+                rows,
+                surrender: !field(s.seat, "surrender").is_empty(),
+                claim: field(s.seat, "claim"),
+                aces_bet: fields.is_empty() || !field(s.seat, "aces_bet").is_empty(),
+                note: String::new(),
+            }
+        })
+        .collect();
+    Ok(EntryPage {
+        table_name,
+        seats,
+        specials: rules.specials.iter().map(|(k, _)| k.name()).collect(),
+        aces_bet: rules.aces_bet,
+        bank: rules.structure == crate::engine::ruleset::Structure::Bank,
+        key,
+        problem: String::new(),
+        preview: Vec::new(),
+        hand,
+    })
+}
+
+/// A fresh idempotency key for a page's commit.
+fn new_key(table: i64, number: i32) -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    format!("entry-{table}-{number}-{nanos:x}")
 }
 
 /// `GET /tables/{id}/hands/{n}/entry`: key in the showdown of an open hand
-/// (a committed hand goes to its sheet).
+/// (a committed hand goes to its sheet). Works without JavaScript; with it,
+/// checks are live and the scanner and picker appear.
 pub async fn entry_page(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
@@ -122,21 +239,114 @@ pub async fn entry_page(
     let (table, hand) =
         with_db(&state, move |c| Ok((tables::get_table(c, id)?, hands::get_hand(c, id, number)?))).await?;
     if hand.status != "open" {
-        return Ok(HttpResponse::SeeOther()
-            .insert_header(("Location", format!("/tables/{id}/hands/{number}/sheet")))
-            .finish());
+        return Ok(see_other(&format!("/tables/{id}/hands/{number}/sheet")));
     }
-    let rules = crate::engine::preset(&hand.ruleset.preset)
-        .ok_or_else(|| AppError::Internal(format!("unknown preset {}", hand.ruleset.preset)))?;
-    let page = EntryPage {
-        table_name: table.name,
-        rows: [("Front", "front", 3), ("Middle", "middle", 5), ("Back", "back", 5)],
-        specials: rules.specials.iter().map(|(k, _)| k.name()).collect(),
-        aces_bet: rules.aces_bet,
-        bank: rules.structure == crate::engine::ruleset::Structure::Bank,
-        discards: rules.discards,
-        hand,
+    let page = entry_page_for(table.name, hand, &Fields::new(), new_key(id, number))?;
+    Ok(page.respond_to(&request).map_into_boxed_body())
+}
+
+fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther().insert_header(("Location", location.to_string())).finish()
+}
+
+/// The showdown the form describes, seat by seat for the seats dealt in.
+fn showdown_from(hand: &hands::HandView, fields: &Fields) -> hands::ShowdownRequest {
+    let field = |seat: i32, name: &str| fields.get(&format!("seat{seat}.{name}")).map(|v| v.trim().to_string());
+    let text = |seat: i32, name: &str| field(seat, name).filter(|v| !v.is_empty());
+    let seats = hand
+        .seats
+        .iter()
+        .map(|s| crate::engine::showdown::SeatInput {
+            seat: s.seat as u32,
+            front: Some(field(s.seat, "front").unwrap_or_default()),
+            middle: Some(field(s.seat, "middle").unwrap_or_default()),
+            back: Some(field(s.seat, "back").unwrap_or_default()),
+            surrender: text(s.seat, "surrender").is_some(),
+            claim: text(s.seat, "claim"),
+            aces_bet: text(s.seat, "aces_field").map(|_| text(s.seat, "aces_bet").is_some()),
+            discards: text(s.seat, "discards"),
+            ..Default::default()
+        })
+        .collect();
+    hands::ShowdownRequest { seats, pair_units: None }
+}
+
+/// Puts an error next to the row it names ("seat 2 middle …"), or on top.
+fn place_error(page: &mut EntryPage, message: String) {
+    let named = ["front", "middle", "back", "discards"]
+        .iter()
+        .flat_map(|row| {
+            page.seats
+                .iter()
+                .map(move |s| (s.number, *row))
+                .filter_map(|(seat, row)| message.rfind(&format!("seat {seat} {row}")).map(|at| (at, seat, row)))
+        })
+        .max();
+    match named.and_then(|(_, seat, row)| {
+        page.seats.iter_mut().find(|s| s.number == seat)?.rows.iter_mut().find(|r| r.field == row)
+    }) {
+        Some(row) => row.note = message,
+        None => page.problem = message,
+    }
+}
+
+/// `POST /tables/{id}/hands/{n}/entry` (a form, without JavaScript):
+/// `action=preview` checks and previews; `action=commit` commits and goes to
+/// the sheet. Any problem comes back on the same page next to its row.
+pub async fn entry_post(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    form: web::Form<Vec<(String, String)>>,
+    request: actix_web::HttpRequest,
+) -> Result<HttpResponse, AppError> {
+    use actix_web::Responder;
+    let (id, number) = path.into_inner();
+    let fields: Fields = form.into_inner().into_iter().collect();
+    let (table, hand) =
+        with_db(&state, move |c| Ok((tables::get_table(c, id)?, hands::get_hand(c, id, number)?))).await?;
+    if hand.status != "open" {
+        return Ok(see_other(&format!("/tables/{id}/hands/{number}/sheet")));
+    }
+    let showdown = showdown_from(&hand, &fields);
+    let key =
+        fields.get("key").filter(|k| !k.is_empty() && k.len() <= 200).cloned().unwrap_or_else(|| new_key(id, number));
+    let mut page = entry_page_for(table.name, hand, &fields, key.clone())?;
+    let commit = fields.get("action").map(String::as_str) == Some("commit");
+    let outcome = if commit {
+        with_database(&state, move |db| hands::commit(db, id, number, &showdown, Some(&key)).map(|_| None)).await
+    } else {
+        with_db(&state, move |c| hands::preview(c, id, number, &showdown).map(Some)).await
     };
+    match outcome {
+        Ok(None) => return Ok(see_other(&format!("/tables/{id}/hands/{number}/sheet"))),
+        Ok(Some(result)) => {
+            for s in &result.seats {
+                let words = if s.surrendered {
+                    "surrendered".to_string()
+                } else if let Some(special) = s.special {
+                    format!("special: {special}")
+                } else if let Some(reason) = &s.foul_reason {
+                    format!("fouled: {reason}")
+                } else {
+                    "set".to_string()
+                };
+                if let (Some(reason), false) = (&s.foul_reason, s.surrendered) {
+                    if let Some(seat) = page.seats.iter_mut().find(|x| x.number as u32 == s.seat) {
+                        seat.note = format!("Foul: {reason}");
+                    }
+                }
+                page.preview.push((
+                    s.seat as i64,
+                    words,
+                    format!("{:.2}", s.net),
+                    format!("{:.2}", s.stack_end),
+                    s.fouled,
+                ));
+            }
+        }
+        Err(AppError::Invalid(message)) | Err(AppError::Conflict(message)) => place_error(&mut page, message),
+        Err(other) => return Err(other),
+    }
     Ok(page.respond_to(&request).map_into_boxed_body())
 }
 

@@ -49,7 +49,15 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.app_data(path_error)
         .route("/", web::get().to(pages::tables_page))
         .route("/tables/{id}", web::get().to(pages::table_page))
-        .route("/tables/{id}/hands/{number}/entry", web::get().to(pages::entry_page))
+        .service(
+            web::resource("/tables/{id}/hands/{number}/entry")
+                .route(web::get().to(pages::entry_page))
+                .route(web::post().to(pages::entry_post).wrap(middleware::from_fn(same_origin))),
+        )
+        .service(
+            web::resource("/tables/{id}/start-hand")
+                .route(web::post().to(pages::start_hand_post).wrap(middleware::from_fn(same_origin))),
+        )
         .route("/tables/{id}/hands/{number}/sheet", web::get().to(pages::sheet_page))
         .route("/tables/{id}/hands/{number}/sheet.json", web::get().to(pages::sheet_json))
         .route("/tables/{id}/hands/{number}/sheet.csv", web::get().to(pages::sheet_csv))
@@ -109,6 +117,29 @@ async fn require_json(
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
     if changes && !json {
         return Err(AppError::UnsupportedMediaType.into());
+    }
+    next.call(req).await
+}
+
+/// A form post must come from this service's own pages: its `Origin` (or,
+/// without one, its `Referer`) must name the host it was sent to. Browsers
+/// set these headers and pages cannot forge them, so another site cannot post
+/// a form on a dealer's behalf (cross-site request forgery).
+async fn same_origin(
+    req: actix_web::dev::ServiceRequest,
+    next: middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    use actix_web::http::header;
+    let host = req.connection_info().host().to_string();
+    let header_value = |name| req.headers().get(name).and_then(|v: &header::HeaderValue| v.to_str().ok());
+    let from = header_value(header::ORIGIN).or_else(|| header_value(header::REFERER)).unwrap_or("");
+    let from_host = from.split("://").nth(1).map(|rest| rest.split('/').next().unwrap_or(""));
+    if from_host != Some(host.as_str()) {
+        return Err(AppError::Forbidden(format!(
+            "this form was not sent from this service's own page (origin {:?}, host {host:?})",
+            from
+        ))
+        .into());
     }
     next.call(req).await
 }
