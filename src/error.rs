@@ -42,9 +42,28 @@ impl From<diesel::result::Error> for AppError {
             Error::DatabaseError(_, info) if info.message().contains("database is locked") => {
                 AppError::Unavailable("the database is busy; try again".to_string())
             }
+            Error::DatabaseError(_, info) if is_connection_lost(info.message()) => {
+                AppError::Unavailable(format!("the database is unavailable: {}", info.message()))
+            }
             other => AppError::Internal(other.to_string()),
         }
     }
+}
+
+/// libpq's words for a connection that is gone (the server stopped or restarted).
+fn is_connection_lost(message: &str) -> bool {
+    [
+        "no connection to the server",
+        "server closed the connection",
+        "terminating connection",
+        "connection refused",
+        "could not connect",
+        "could not receive data",
+        "could not send data",
+        "SSL SYSCALL error",
+    ]
+    .iter()
+    .any(|m| message.contains(m))
 }
 
 impl From<diesel::r2d2::PoolError> for AppError {

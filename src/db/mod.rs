@@ -41,6 +41,18 @@ pub fn now() -> NaiveDateTime {
     Utc::now().naive_utc().trunc_subsecs(6)
 }
 
+/// A database URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            let user = credentials.split(':').next().unwrap_or("");
+            format!("{}{user}@{}", &url[..scheme + 3], &url[at + 1..])
+        }
+        _ => url.to_string(),
+    }
+}
+
 pub fn is_postgres(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
@@ -109,13 +121,21 @@ impl Database {
 /// starts the group-commit writer.
 pub fn connect(url: &str, max_size: u32) -> Result<Database, AppError> {
     let postgres = is_postgres(url);
+    if postgres {
+        // The multi-backend connection reports only "invalid url" when a
+        // PostgreSQL server cannot be reached; ask PostgreSQL itself first.
+        PgConnection::establish(url)
+            .map_err(|e| AppError::Unavailable(format!("cannot reach PostgreSQL at {}: {e}", redact(url))))?;
+    }
     let url = url.strip_prefix("sqlite://").unwrap_or(url);
     let manager = ConnectionManager::<DbConnection>::new(url);
     let pool = r2d2::Pool::builder()
         .max_size(max_size)
-        // No test query on every checkout (a round trip per request); a
-        // connection that broke is found by its error and discarded.
-        .test_on_check_out(false)
+        // A connection is checked when taken from the pool, so one that broke
+        // (PostgreSQL restarted) is replaced instead of failing a request;
+        // when the database is down, a request waits at most 5 s, then 503.
+        .test_on_check_out(true)
+        .connection_timeout(std::time::Duration::from_secs(5))
         .connection_customizer(Box::new(SqlitePragmas))
         .build(manager)
         .map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;
