@@ -206,3 +206,14 @@ fn without_javascript_the_forms_check_preview_and_commit() {
     assert_eq!(hand["status"], "committed");
     assert_eq!(hand["result"]["seats"][0]["stack_end"], "100.00");
 }
+
+#[test]
+fn the_sheet_shows_each_seats_cards_as_committed() {
+    let app = spawn_app("sqlite");
+    table_with_a_hand(&app, "Table 7", ["Ann", "Bo", "Cy", "Dee"]);
+    let (_, html) = page(&app, "/tables/1/hands/1/sheet");
+    // canonical notation, in card order within each row (rank, then suit: s h d c)
+    assert!(html.contains("7c Qh Qd / 2s 2h Js Jh Jd / 5s 5h 5d 5c Ad"), "{html}");
+    let (_, csv_text) = page(&app, "/tables/1/hands/1/sheet.csv");
+    assert!(csv_text.contains("7c Qh Qd / 2s 2h Js Jh Jd / 5s 5h 5d 5c Ad"), "{csv_text}");
+}

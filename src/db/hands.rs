@@ -65,6 +65,8 @@ pub struct HandView {
     pub started_at: chrono::DateTime<chrono::Utc>,
     /// The settlement sheet as committed (CONTRACT.md result), verbatim.
     pub result: Option<Box<serde_json::value::RawValue>>,
+    /// The showdown as committed (CONTRACT.md input, cards in canonical order).
+    pub showdown: Option<Box<serde_json::value::RawValue>>,
     pub jackpot_hits: Vec<JackpotHitView>,
     pub void_reason: Option<String>,
 }
@@ -78,8 +80,8 @@ struct HandRow {
     version: RulesetVersion,
     started_at: chrono::NaiveDateTime,
     seats: Vec<HandSeatView>,
-    /// The commit: (request hash, idempotency key, result JSON).
-    stored: Option<(String, Option<String>, String)>,
+    /// The commit: (request hash, idempotency key, result JSON, engine input JSON).
+    stored: Option<(String, Option<String>, String, String)>,
     void_reason: Option<String>,
 }
 
@@ -89,7 +91,7 @@ fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandR
     type Row = (
         (i64, i32, chrono::NaiveDateTime, Option<i64>),
         RulesetVersion,
-        Option<(String, Option<String>, String)>,
+        Option<(String, Option<String>, String, String)>,
         Option<String>,
     );
     let (hand, version, stored, void_reason): Row = hands::table
@@ -102,7 +104,8 @@ fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandR
         .select((
             (hands::id, hands::dealer_seat, hands::started_at, casino_tables::pool_id),
             RulesetVersion::as_select(),
-            (showdowns::request_hash, showdowns::idempotency_key, showdowns::result).nullable(),
+            (showdowns::request_hash, showdowns::idempotency_key, showdowns::result, showdowns::engine_input)
+                .nullable(),
             hand_voids::reason.nullable(),
         ))
         .first(conn)
@@ -174,11 +177,12 @@ fn hand_view(conn: &mut DbConnection, table_id: i64, hand: HandRow) -> Result<Ha
     };
     let jackpot_hits =
         if hand.stored.is_some() { hits(conn, hand.id, hand.void_reason.is_some())? } else { Vec::new() };
-    let result = hand
-        .stored
-        .map(|s| serde_json::value::RawValue::from_string(s.2))
-        .transpose()
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let raw =
+        |json: String| serde_json::value::RawValue::from_string(json).map_err(|e| AppError::Internal(e.to_string()));
+    let (result, showdown) = match hand.stored {
+        Some((_, _, result, input)) => (Some(raw(result)?), Some(raw(input)?)),
+        None => (None, None),
+    };
     Ok(HandView {
         id: hand.id,
         table_id,
@@ -189,6 +193,7 @@ fn hand_view(conn: &mut DbConnection, table_id: i64, hand: HandRow) -> Result<Ha
         seats: hand.seats,
         started_at: hand.started_at.and_utc(),
         result,
+        showdown,
         jackpot_hits,
         void_reason: hand.void_reason,
     })
@@ -328,6 +333,7 @@ pub fn start_hand(db: &Database, table_id: i64, req: &StartHandRequest) -> Resul
             seats,
             started_at: started_at.and_utc(),
             result: None,
+            showdown: None,
             jackpot_hits: Vec::new(),
             void_reason: None,
         })
@@ -443,7 +449,7 @@ pub fn commit(
         let input = engine_input(&hand, &req)?;
         let canonical = serde_json::to_string(&input).map_err(|e| AppError::Internal(e.to_string()))?;
         let hash = format!("{:x}", Sha256::digest(canonical.as_bytes()));
-        if let Some((stored_hash, stored_key, _)) = &hand.stored {
+        if let Some((stored_hash, stored_key, _, _)) = &hand.stored {
             let same_key = idempotency_key.is_some() && *stored_key == idempotency_key;
             if *stored_hash == hash || same_key {
                 return Ok((false, hand_view(conn, table_id, hand)?));
@@ -531,7 +537,7 @@ pub fn commit(
                 showdowns::committed_at.eq(now()),
             ))
             .execute(conn)?;
-        hand.stored = Some((hash, idempotency_key, result_json));
+        hand.stored = Some((hash, idempotency_key, result_json, canonical));
         Ok((true, hand_view(conn, table_id, hand)?))
     })?;
     Ok(CommitView { hand, created })

@@ -353,6 +353,8 @@ pub async fn entry_post(
 struct SheetSeat {
     seat: i64,
     player: String,
+    /// front / middle / back as committed.
+    cards: String,
     hand: String,
     fouled: bool,
     stack_start: String,
@@ -414,6 +416,20 @@ async fn load_sheet(state: &web::Data<AppState>, id: i64, number: i32) -> Result
         Some(raw) => serde_json::from_str(raw.get()).map_err(|e| AppError::Internal(e.to_string()))?,
         None => return Err(AppError::Conflict(format!("hand {number} has no settlement yet (it is {})", hand.status))),
     };
+    let input: Value = match &hand.showdown {
+        Some(raw) => serde_json::from_str(raw.get()).map_err(|e| AppError::Internal(e.to_string()))?,
+        None => Value::Null,
+    };
+    let cards_of = |seat: i64| -> String {
+        let Some(s) = input["seats"].as_array().and_then(|a| a.iter().find(|s| s["seat"].as_i64() == Some(seat)))
+        else {
+            return String::new();
+        };
+        match s["cards"].as_str() {
+            Some(cards) => cards.to_string(),
+            None => ["front", "middle", "back"].map(|r| s[r].as_str().unwrap_or("")).join(" / "),
+        }
+    };
     let empty = Vec::new();
     let seats = result["seats"]
         .as_array()
@@ -437,6 +453,7 @@ async fn load_sheet(state: &web::Data<AppState>, id: i64, number: i32) -> Result
             SheetSeat {
                 seat,
                 player,
+                cards: cards_of(seat),
                 hand: hand_words,
                 fouled: s["fouled"] == true,
                 stack_start: money(&s["stack_start"]),
@@ -516,7 +533,8 @@ pub async fn sheet_json(state: web::Data<AppState>, path: web::Path<(i64, i32)>)
 pub async fn sheet_csv(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
     let sheet = load_sheet(&state, id, number).await?;
-    let mut out = csv::Writer::from_writer(Vec::new());
+    // Two sections of different widths (transactions, then seats).
+    let mut out = csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
     let csv_error = |e: csv::Error| AppError::Internal(e.to_string());
     out.write_record(["table", "hand", "line", "pass", "payer_seat", "payee_seat", "owed", "paid", "capped"])
         .map_err(csv_error)?;
@@ -534,8 +552,19 @@ pub async fn sheet_csv(state: web::Data<AppState>, path: web::Path<(i64, i32)>) 
         ])
         .map_err(csv_error)?;
     }
-    out.write_record(["table", "hand", "seat", "player", "hand_result", "stack_start", "rake", "net", "stack_end"])
-        .map_err(csv_error)?;
+    out.write_record([
+        "table",
+        "hand",
+        "seat",
+        "player",
+        "hand_result",
+        "stack_start",
+        "rake",
+        "net",
+        "stack_end",
+        "cards",
+    ])
+    .map_err(csv_error)?;
     for s in &sheet.seats {
         out.write_record([
             sheet.table_name.as_str(),
@@ -547,6 +576,7 @@ pub async fn sheet_csv(state: web::Data<AppState>, path: web::Path<(i64, i32)>) 
             &s.rake,
             &s.net,
             &s.stack_end,
+            &s.cards,
         ])
         .map_err(csv_error)?;
     }
