@@ -88,6 +88,26 @@ async fn text_of(client: &Client, css: &str) -> String {
     }
 }
 
+/// The text next to every row of the entry page.
+async fn row_notes(client: &Client) -> Vec<String> {
+    let mut notes = Vec::new();
+    for note in client.find_all(Locator::Css(".row-note")).await.unwrap() {
+        notes.push(note.text().await.unwrap_or_default());
+    }
+    notes
+}
+
+/// Table 7 set up, hand 1 started, its entry page open in a new browser.
+async fn open_entry(port: u16) -> (TestApp, tempfile::TempDir, Client) {
+    let app = spawn_app("sqlite");
+    set_up(&app);
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
+    (app, profile, client)
+}
+
 fn set_up(app: &TestApp) {
     assert_eq!(request(app, "POST", "/api/v1/pools", r#"{"name":"Bad beat","seed":"500"}"#).0, 201);
     let table = r#"{"name":"Table 7","preset":"hawaiian-gardens","unit":"5","rake_per_seat":"0.50","jackpot_part":"0.10","pool_id":1}"#;
@@ -143,11 +163,7 @@ async fn a_dealer_keys_in_a_showdown_fixes_a_foul_commits_and_reads_the_sheet() 
     middle1.clear().await.unwrap();
     middle1.send_keys("js jh jd 2s 3h").await.unwrap(); // 3h is seat 3's
     eventually("the duplicate card named next to its row", || async {
-        let mut notes = Vec::new();
-        for note in client.find_all(Locator::Css(".row-note")).await.unwrap() {
-            notes.push(note.text().await.unwrap_or_default());
-        }
-        notes.iter().any(|n| n.contains("3h appears twice: seat 1 middle and seat 3 middle"))
+        row_notes(&client).await.iter().any(|n| n.contains("3h appears twice: seat 1 middle and seat 3 middle"))
     })
     .await;
     screenshot(&client, "entry-duplicate").await;
@@ -231,12 +247,7 @@ async fn the_bank_hand_is_set_by_the_house_way() {
 #[actix_web::test]
 async fn a_scanner_fills_slot_after_slot_and_the_picker_greys_used_cards() {
     let Some((_driver, port)) = chromedriver() else { return };
-    let app = spawn_app("sqlite");
-    set_up(&app);
-    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
-    let profile = tempfile::tempdir().unwrap();
-    let client = browser(port, profile.path()).await;
-    client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
+    let (_app, _profile, client) = open_entry(port).await;
 
     // The picker greys cards typed anywhere at the table.
     client.find(Locator::Css("#picker-box summary")).await.unwrap().click().await.unwrap();
@@ -304,12 +315,7 @@ async fn a_scanner_fills_slot_after_slot_and_the_picker_greys_used_cards() {
 #[actix_web::test]
 async fn cards_posted_by_a_shoe_appear_in_their_rows() {
     let Some((_driver, port)) = chromedriver() else { return };
-    let app = spawn_app("sqlite");
-    set_up(&app);
-    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
-    let profile = tempfile::tempdir().unwrap();
-    let client = browser(port, profile.path()).await;
-    client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
+    let (app, _profile, client) = open_entry(port).await;
     for (seat, row, card) in [(2, "middle", "6c"), (2, "middle", "7d"), (3, "back", "Th")] {
         let body = format!(r#"{{"seat":{seat},"row":"{row}","card":"{card}"}}"#);
         assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands/1/scans", &body).0, 201);
@@ -360,11 +366,7 @@ async fn pineapple_discards_are_entered_and_checked_for_duplicates() {
     }
     // Seat 1 discarded Kc, which seat 2 set in its back: named next to a row.
     eventually("the discarded card named twice", || async {
-        let mut notes = Vec::new();
-        for note in client.find_all(Locator::Css(".row-note")).await.unwrap() {
-            notes.push(note.text().await.unwrap_or_default());
-        }
-        notes.iter().any(|n| n.contains("Kc appears twice: seat 1 discards and seat 2 back"))
+        row_notes(&client).await.iter().any(|n| n.contains("Kc appears twice: seat 1 discards and seat 2 back"))
     })
     .await;
     let discards = client.find(Locator::Css(".seat-entry[data-seat='1'] [data-field=discards]")).await.unwrap();
