@@ -99,6 +99,12 @@ async fn row_notes(client: &Client) -> Vec<String> {
 
 /// Table 7 set up, hand 1 started, its entry page open in a new browser.
 async fn open_entry(port: u16) -> (TestApp, tempfile::TempDir, Client) {
+    open_entry_with(port, set_up).await
+}
+
+/// A table set up by `set_up`, hand 1 started, its entry page open in a new
+/// browser (the profile directory lives as long as the returned guard).
+async fn open_entry_with(port: u16, set_up: impl FnOnce(&TestApp)) -> (TestApp, tempfile::TempDir, Client) {
     let app = spawn_app("sqlite");
     set_up(&app);
     assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
@@ -106,6 +112,15 @@ async fn open_entry(port: u16) -> (TestApp, tempfile::TempDir, Client) {
     let client = browser(port, profile.path()).await;
     client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
     (app, profile, client)
+}
+
+/// A table (`table` as JSON) with players P1.. in seats 1..=`players`, 100 each.
+fn seated_table(app: &TestApp, table: &str, players: i32) {
+    assert_eq!(request(app, "POST", "/api/v1/tables", table).0, 201);
+    for seat in 1..=players {
+        let body = format!(r#"{{"seat":{seat},"player":"P{seat}","buy_in":"100"}}"#);
+        assert_eq!(request(app, "POST", "/api/v1/tables/1/seats", &body).0, 201);
+    }
 }
 
 fn set_up(app: &TestApp) {
@@ -210,17 +225,8 @@ async fn a_dealer_keys_in_a_showdown_fixes_a_foul_commits_and_reads_the_sheet() 
 #[actix_web::test]
 async fn the_bank_hand_is_set_by_the_house_way() {
     let Some((_driver, port)) = chromedriver() else { return };
-    let app = spawn_app("sqlite");
-    let table = r#"{"name":"Bank","preset":"banker","unit":"1"}"#;
-    assert_eq!(request(&app, "POST", "/api/v1/tables", table).0, 201);
-    for seat in 1..=3 {
-        let body = format!(r#"{{"seat":{seat},"player":"P{seat}","buy_in":"100"}}"#);
-        assert_eq!(request(&app, "POST", "/api/v1/tables/1/seats", &body).0, 201);
-    }
-    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
-    let profile = tempfile::tempdir().unwrap();
-    let client = browser(port, profile.path()).await;
-    client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
+    let (app, _profile, client) =
+        open_entry_with(port, |app| seated_table(app, r#"{"name":"Bank","preset":"banker","unit":"1"}"#, 3)).await;
     // The dealer (seat 1, the bank) types its 13 cards into the rows in any order.
     let cards = ["As Ad Ah", "Ac Kd Qh Jc 9s", "8d 7h 5c 4s 2d"];
     for (row, text) in ["front", "middle", "back"].iter().zip(cards) {
@@ -335,19 +341,10 @@ async fn cards_posted_by_a_shoe_appear_in_their_rows() {
 #[actix_web::test]
 async fn pineapple_discards_are_entered_and_checked_for_duplicates() {
     let Some((_driver, port)) = chromedriver() else { return };
-    let app = spawn_app("sqlite");
-    assert_eq!(
-        request(&app, "POST", "/api/v1/tables", r#"{"name":"P","preset":"ofc-pineapple","unit":"1","seat_count":3}"#).0,
-        201
-    );
-    for seat in 1..=2 {
-        let body = format!(r#"{{"seat":{seat},"player":"P{seat}","buy_in":"100"}}"#);
-        assert_eq!(request(&app, "POST", "/api/v1/tables/1/seats", &body).0, 201);
-    }
-    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
-    let profile = tempfile::tempdir().unwrap();
-    let client = browser(port, profile.path()).await;
-    client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
+    let (app, _profile, client) = open_entry_with(port, |app| {
+        seated_table(app, r#"{"name":"P","preset":"ofc-pineapple","unit":"1","seat_count":3}"#, 2)
+    })
+    .await;
     let rows = [
         (1, ["6s 6h 4d", "Ts Th 9d Qs 8h", "3s 3h 3d 2s 2h"], "Kd Kc"),
         (2, ["As Kh Qd", "9s 9h 5d 5c 4h", "Kc Jc 8c 7c 2c"], "7s"),

@@ -202,16 +202,7 @@ fn hand_view(conn: &mut DbConnection, table_id: i64, hand: HandRow) -> Result<Ha
 /// The seats that were in fantasyland for the next hand after the last
 /// committed hand (ofc presets), as (seat, seating id).
 fn fantasyland_carried(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i32, i64)>, AppError> {
-    let last: Option<(i64, String)> = hands::table
-        .inner_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
-        .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
-        .filter(hands::table_id.eq(table_id))
-        .filter(hand_voids::id.is_null())
-        .order(hands::number.desc())
-        .select((hands::id, showdowns::result))
-        .first(conn)
-        .optional()?;
-    let Some((hand_id, result)) = last else {
+    let Some((hand_id, _, result)) = last_committed_hand(conn, table_id)? else {
         return Ok(Vec::new());
     };
     let result: serde_json::Value = serde_json::from_str(&result).map_err(|e| AppError::Internal(e.to_string()))?;
@@ -229,6 +220,19 @@ fn fantasyland_carried(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i3
             seatings.iter().find(|x| x.0 == seat).copied()
         })
         .collect())
+}
+
+/// The last hand committed and not voided: (id, number, result JSON).
+pub fn last_committed_hand(conn: &mut DbConnection, table_id: i64) -> Result<Option<(i64, i32, String)>, AppError> {
+    Ok(hands::table
+        .inner_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
+        .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
+        .filter(hands::table_id.eq(table_id))
+        .filter(hand_voids::id.is_null())
+        .order(hands::number.desc())
+        .select((hands::id, hands::number, showdowns::result))
+        .first(conn)
+        .optional()?)
 }
 
 /// Starts the next hand: the button moves clockwise to the next seat dealt

@@ -29,10 +29,6 @@ pub enum EntryKind {
     PoolSeed,
     /// A hit locks the pool's balance (negative on the pool).
     JackpotLock,
-    /// A rejected hit returns its amount to the pool (positive).
-    JackpotReturn,
-    /// An approved hit paid to a seat (positive).
-    JackpotPayout,
     /// Reverses another row (the negative of its amount).
     Reversal,
 }
@@ -49,8 +45,6 @@ impl EntryKind {
             EntryKind::Settlement => "settlement",
             EntryKind::PoolSeed => "pool_seed",
             EntryKind::JackpotLock => "jackpot_lock",
-            EntryKind::JackpotReturn => "jackpot_return",
-            EntryKind::JackpotPayout => "jackpot_payout",
             EntryKind::Reversal => "reversal",
         }
     }

@@ -16,15 +16,6 @@ pub enum Pass {
     Main,
 }
 
-impl Pass {
-    pub fn name(self) -> &'static str {
-        match self {
-            Pass::Special => "special",
-            Pass::Main => "main",
-        }
-    }
-}
-
 /// One payment between two seats: `owed` before the chip bound, `paid` after.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Transaction {
@@ -33,13 +24,6 @@ pub struct Transaction {
     pub payee: u32,
     pub owed: Decimal,
     pub paid: Decimal,
-}
-
-impl Transaction {
-    /// The chip bound cut this payment.
-    pub fn is_capped(&self) -> bool {
-        self.paid < self.owed
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -90,13 +90,7 @@ async fn table_view(state: &web::Data<AppState>, id: i64, problem: String) -> Re
     let (table, open, last_committed) = with_db(state, move |c| {
         let table = tables::get_table(c, id)?;
         let open = table.open_hand.map(|n| hands::get_hand(c, id, n)).transpose()?;
-        let mut last_committed = None;
-        for n in (1..=table.hand_number).rev().take(20) {
-            if hands::get_hand(c, id, n)?.status == "committed" {
-                last_committed = Some(n);
-                break;
-            }
-        }
+        let last_committed = hands::last_committed_hand(c, id)?.map(|h| h.1);
         Ok((table, open, last_committed))
     })
     .await?;
