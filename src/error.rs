@@ -26,6 +26,12 @@ pub enum AppError {
     UnsupportedMediaType,
     #[error("{0}")]
     Forbidden(String),
+    /// Nobody is signed in, or the credentials are wrong (401).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Too many failed sign-ins (429).
+    #[error("{0}")]
+    TooManyRequests(String),
 }
 
 impl From<diesel::result::Error> for AppError {

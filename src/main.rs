@@ -11,6 +11,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Users and API tokens, on the database (`DATABASE_URL`) directly: the
+    /// first admin of a new installation, or a token for a device.
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
     /// Set 13 cards by the house way, list their specials and explain a
     /// foul: 13 cards or `front / middle / back` (or JSON) on standard input.
     Analyse {
@@ -33,6 +39,63 @@ enum Command {
         #[arg(long)]
         jsonl: bool,
     },
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Make a user. The password is the first line of standard input.
+    Create {
+        #[arg(long)]
+        username: String,
+        #[arg(long)]
+        display_name: Option<String>,
+        /// dealer, floor, accountant or admin; repeat for several.
+        #[arg(long = "role", required = true)]
+        roles: Vec<String>,
+        /// A table id a dealer works at; repeat for several.
+        #[arg(long = "table")]
+        tables: Vec<i64>,
+    },
+    /// Make an API token for a user (printed once).
+    Token {
+        #[arg(long)]
+        username: String,
+        #[arg(long)]
+        label: String,
+    },
+}
+
+fn admin(command: AdminCommand) -> io::Result<i32> {
+    use pitboss::db::{audit::Actor, users};
+    let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| pitboss::db::DEFAULT_DATABASE.to_string());
+    let actor = Actor::command_line();
+    let outcome = pitboss::db::connect(&url, 2).and_then(|db| match command {
+        AdminCommand::Create { username, display_name, roles, tables } => {
+            let mut password = String::new();
+            io::stdin().read_line(&mut password).map_err(|e| pitboss::error::AppError::Invalid(e.to_string()))?;
+            let password = password.trim_end_matches(['\r', '\n']).to_string();
+            let req = users::NewUserRequest { username, display_name, roles, password, tables };
+            let user = users::create_user(&db, &actor, &req, false)?;
+            let roles: Vec<&str> = user.roles.iter().map(|r| r.name()).collect();
+            Ok(format!("made user {} ({}) with roles {}", user.username, user.id, roles.join(", ")))
+        }
+        AdminCommand::Token { username, label } => {
+            let (user, _) = users::login_candidate(&mut *db.conn()?, &username.to_lowercase())?
+                .ok_or_else(|| pitboss::error::AppError::NotFound(format!("no user {username}")))?;
+            let token = users::create_token(&db, &actor, user.id, &users::NewTokenRequest { label })?;
+            Ok(token.token)
+        }
+    });
+    match outcome {
+        Ok(message) => {
+            println!("{message}");
+            Ok(0)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(2)
+        }
+    }
 }
 
 fn serve() -> io::Result<i32> {
@@ -78,6 +141,7 @@ fn main() {
             pitboss::cli::analyse(io::stdin().lock(), ruleset, io::stdout().lock(), io::stderr().lock())
         }
         Some(Command::Backup { dest }) => backup(&dest),
+        Some(Command::Admin { command }) => admin(command),
         Some(Command::Serve) | None => serve(),
     };
     match code {

@@ -20,7 +20,33 @@ struct Server {
     app: TestApp,
 }
 
-fn start(path: &str) -> Server {
+/// An API token for a new superuser, made with `pitboss admin create` and
+/// `pitboss admin token` on the database file (as an operator would).
+fn admin_token(path: &str) -> String {
+    use std::io::Write;
+    let mut create = Command::new(env!("CARGO_BIN_EXE_pitboss"))
+        .args(["admin", "create", "--username", "boss", "--role", "admin", "--role", "floor", "--role", "dealer"])
+        .env("DATABASE_URL", path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    create.stdin.take().unwrap().write_all(format!("{}\n", support::PASSWORD).as_bytes()).unwrap();
+    let made = create.wait_with_output().unwrap();
+    assert!(made.status.success(), "admin create: {}", String::from_utf8_lossy(&made.stdout));
+    assert!(String::from_utf8_lossy(&made.stdout).contains("made user boss"));
+    let token = Command::new(env!("CARGO_BIN_EXE_pitboss"))
+        .args(["admin", "token", "--username", "boss", "--label", "crash test"])
+        .env("DATABASE_URL", path)
+        .output()
+        .unwrap();
+    assert!(token.status.success());
+    let token = String::from_utf8(token.stdout).unwrap().trim().to_string();
+    assert!(token.starts_with("pb_") && token.len() > 60, "{token}");
+    token
+}
+
+fn start(path: &str, token: &str) -> Server {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let child = Command::new(env!("CARGO_BIN_EXE_pitboss"))
         .env("DATABASE_URL", path)
@@ -30,7 +56,7 @@ fn start(path: &str) -> Server {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let app = TestApp::at(&format!("127.0.0.1:{port}"));
+    let app = TestApp::at(&format!("127.0.0.1:{port}")).with_token(token);
     let deadline = Instant::now() + Duration::from_secs(20);
     while request(&app, "GET", "/readyz", "").0 != 200 {
         assert!(Instant::now() < deadline, "the server did not come up");
@@ -77,14 +103,16 @@ fn set_up(app: &TestApp) {
 /// `acknowledged`.
 fn dealers(
     base: &str,
+    token: &str,
     stop: &Arc<AtomicBool>,
     acknowledged: &Arc<Mutex<Vec<(i64, i64)>>>,
 ) -> Vec<std::thread::JoinHandle<()>> {
     (1..=TABLES)
         .map(|table| {
             let (stop, acknowledged, base) = (stop.clone(), acknowledged.clone(), base.to_string());
+            let token = token.to_string();
             std::thread::spawn(move || {
-                let app = TestApp::at(&base);
+                let app = TestApp::at(&base).with_token(&token);
                 while !stop.load(Ordering::Relaxed) {
                     let (status, hand) = request(&app, "POST", &format!("/api/v1/tables/{table}/hands"), "{}");
                     let number = match (status, &hand["number"]) {
@@ -97,7 +125,7 @@ fn dealers(
                                     &app,
                                     "POST",
                                     &format!("/api/v1/tables/{table}/hands/{open}/void"),
-                                    r#"{"reason":"misdeal after restart"}"#,
+                                    r#"{"reason":"misdeal","note":"open after a restart"}"#,
                                 );
                             }
                             continue;
@@ -180,12 +208,13 @@ fn check_books(app: &TestApp, acknowledged: &[(i64, i64)]) -> usize {
 fn sigkill_during_commits_loses_no_acknowledged_hand() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("crash.sqlite").to_string_lossy().to_string();
-    let mut server = start(&path);
+    let token = admin_token(&path);
+    let mut server = start(&path, &token);
     set_up(&server.app);
     let acknowledged: Arc<Mutex<Vec<(i64, i64)>>> = Arc::default();
     for round in 0..KILLS {
         let stop = Arc::new(AtomicBool::new(false));
-        let workers = dealers(&server.app.base, &stop, &acknowledged);
+        let workers = dealers(&server.app.base, &token, &stop, &acknowledged);
         std::thread::sleep(Duration::from_millis(300 + 150 * round as u64));
         server.child.kill().unwrap(); // SIGKILL
         server.child.wait().unwrap();
@@ -193,7 +222,7 @@ fn sigkill_during_commits_loses_no_acknowledged_hand() {
         for w in workers {
             w.join().unwrap();
         }
-        server = start(&path);
+        server = start(&path, &token);
     }
     let acknowledged = acknowledged.lock().unwrap().clone();
     assert!(acknowledged.len() > 20, "too few commits to mean anything: {}", acknowledged.len());
@@ -209,11 +238,12 @@ fn a_backup_taken_under_load_restores_with_the_books_whole() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("live.sqlite").to_string_lossy().to_string();
     let copy = dir.path().join("backup.sqlite").to_string_lossy().to_string();
-    let mut server = start(&path);
+    let token = admin_token(&path);
+    let mut server = start(&path, &token);
     set_up(&server.app);
     let acknowledged: Arc<Mutex<Vec<(i64, i64)>>> = Arc::default();
     let stop = Arc::new(AtomicBool::new(false));
-    let workers = dealers(&server.app.base, &stop, &acknowledged);
+    let workers = dealers(&server.app.base, &token, &stop, &acknowledged);
     std::thread::sleep(Duration::from_millis(700));
     let before: Vec<(i64, i64)> = acknowledged.lock().unwrap().clone();
     let out = Command::new(env!("CARGO_BIN_EXE_pitboss"))
@@ -237,7 +267,7 @@ fn a_backup_taken_under_load_restores_with_the_books_whole() {
         .unwrap();
     assert_eq!(again.status.code(), Some(2));
     // Restore: serve the copy. Hands acknowledged before the backup began are in it.
-    let mut restored = start(&copy);
+    let mut restored = start(&copy, &token);
     assert!(!before.is_empty(), "no hand was committed before the backup");
     let committed = check_books(&restored.app, &before);
     assert!(committed >= before.len());

@@ -9,7 +9,12 @@ use support::{request, spawn_app, TestApp};
 fn page(app: &TestApp, path: &str) -> (u16, String) {
     use std::io::{Read, Write};
     let mut stream = std::net::TcpStream::connect(&app.base).unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", app.base).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nConnection: close\r\n\r\n",
+        app.base, app.token
+    )
+    .unwrap();
     let mut response = Vec::new();
     stream.read_to_end(&mut response).unwrap();
     let text = String::from_utf8_lossy(&response).to_string();
@@ -109,8 +114,9 @@ fn post_form(app: &TestApp, path: &str, fields: &[(&str, &str)], origin: Option<
     let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
     write!(
         stream,
-        "POST {path} HTTP/1.1\r\nHost: {}\r\n{origin}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nHost: {}\r\n{origin}Authorization: Bearer {}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         app.base,
+        app.token,
         body.len()
     )
     .unwrap();

@@ -88,9 +88,10 @@ fn postgres_outage_answers_503_and_recovers_by_itself() {
     let db = pitboss::db::connect(&url, 4).expect("database through the proxy");
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let token = support::make_user(&db, "boss", &["admin", "floor", "dealer"], &[]);
     let server = pitboss::web::run(listener, db).unwrap();
     std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
-    let app = TestApp::at(&base);
+    let app = TestApp::at(&base).with_token(&token);
     assert_eq!(request(&app, "POST", "/api/v1/tables", r#"{"name":"T","preset":"simple","unit":"1"}"#).0, 201);
     assert_eq!(request(&app, "GET", "/readyz", "").0, 200);
 

@@ -635,17 +635,25 @@ impl<'a> Table<'a> {
         result
     }
 
-    /// Voids a hand: one reversing row (with the reason) per money row of the
-    /// hand; stacks and the pool move back by exactly those rows.
-    fn void(&self, number: i64, reason: &str) -> Value {
+    /// Voids a hand (reason code `other`, the note `note`): one reversing row
+    /// (with the reason) per money row of the hand; stacks and the pool move
+    /// back by exactly those rows.
+    fn void(&self, number: i64, note: &str) -> Value {
+        let reason = format!("other: {note}");
         let table0 = self.view();
         let ledger0 = self.ledger();
         let pool0 = self.pool_balance();
         let hand0 = self.hand(number);
-        let answer =
-            expect(self.app, "POST", &self.path(&format!("/hands/{number}/void")), &json!({ "reason": reason }), 200);
+        let answer = expect(
+            self.app,
+            "POST",
+            &self.path(&format!("/hands/{number}/void")),
+            &json!({ "reason": "other", "note": note }),
+            200,
+        );
         assert_eq!(answer["status"], json!("voided"));
-        assert_eq!(answer["void_reason"], json!(reason));
+        assert_eq!(answer["void_reason"], json!("other"));
+        assert_eq!(answer["void_note"], json!(note));
         assert_eq!(answer["result"], hand0["result"], "a voided hand keeps its sheet");
         assert!(arr(&answer["jackpot_hits"]).iter().all(|h| h["status"] == json!("voided")));
         let ledger1 = self.ledger();
@@ -978,7 +986,9 @@ impl<'a> Audit<'a> {
                 assert_eq!(reversals, if voided { commit_rows.len() } else { 0 }, "hand {}: reversals", h["number"]);
                 if voided {
                     for r in rows.iter().filter(|r| r["kind"] == json!("reversal")) {
-                        assert_eq!(r["reason"], h["void_reason"]);
+                        let reason =
+                            format!("{}: {}", h["void_reason"].as_str().unwrap(), h["void_note"].as_str().unwrap());
+                        assert_eq!(r["reason"], json!(reason));
                     }
                 }
                 // Hits against the lock rows.
@@ -1164,7 +1174,14 @@ fn full_session(backend: &str) {
     t.void(11, "wrong hands were entered");
     assert_eq!(t.stacks(), stacks_before, "a void puts the stacks back");
     assert_eq!(pool_balance(&app, pool), pool_before, "a void takes the contribution back");
-    audit.refused("POST", &t.path("/hands/11/void"), r#"{"reason":"again"}"#, None, &[409], &["already voided"]);
+    audit.refused(
+        "POST",
+        &t.path("/hands/11/void"),
+        r#"{"reason":"other","note":"again"}"#,
+        None,
+        &[409],
+        &["already voided"],
+    );
     audit.refused(
         "POST",
         &t.path("/hands/11/commit"),
@@ -1544,7 +1561,7 @@ fn voiding_a_hand_after_a_cash_out_strands_no_money() {
 fn void_or_refuse(audit: &mut Audit, t: &Table, number: i64) {
     let before = audit.world();
     let path = t.path(&format!("/hands/{number}/void"));
-    let (status, answer) = request(audit.app, "POST", &path, r#"{"reason":"late correction"}"#);
+    let (status, answer) = request(audit.app, "POST", &path, r#"{"reason":"dispute","note":"late correction"}"#);
     if (400..500).contains(&status) {
         assert_error(&answer, &[], "a refused void");
         assert_eq!(audit.world(), before, "a refused void changed something");
@@ -1823,7 +1840,7 @@ fn unknown_and_malformed_ids_are_404_json() {
             ("GET", t.path("/hands/-1"), ""),
             ("POST", t.path("/hands/7/commit"), &good),
             ("POST", t.path("/hands/7/preview"), &good),
-            ("POST", t.path("/hands/7/void"), r#"{"reason":"x"}"#),
+            ("POST", t.path("/hands/7/void"), r#"{"reason":"misdeal","note":"x"}"#),
             ("GET", t.path("/hands/7/rescore"), ""),
             ("POST", commit("999999"), &good),
             // Not numbers, or out of range.
@@ -1866,8 +1883,32 @@ fn hands_voids_and_seats_refuse_what_the_table_cannot_do() {
         );
         // Voids need a reason.
         audit.refused("POST", &t.path("/hands/1/void"), "{}", None, &[422], &["reason"]);
-        audit.refused("POST", &t.path("/hands/1/void"), r#"{"reason": "   "}"#, None, &[422], &["reason"]);
-        audit.refused("POST", &t.path("/hands/1/void"), r#"{"reason": "x", "by": "me"}"#, None, &[422], &["by"]);
+        audit.refused("POST", &t.path("/hands/1/void"), r#"{"reason": "   ", "note": "n"}"#, None, &[422], &["reason"]);
+        audit.refused(
+            "POST",
+            &t.path("/hands/1/void"),
+            r#"{"reason": "whim", "note": "n"}"#,
+            None,
+            &[422],
+            &["reason", "misdeal"],
+        );
+        audit.refused("POST", &t.path("/hands/1/void"), r#"{"reason": "misdeal"}"#, None, &[422], &["note"]);
+        audit.refused(
+            "POST",
+            &t.path("/hands/1/void"),
+            r#"{"reason": "misdeal", "note": " "}"#,
+            None,
+            &[422],
+            &["note"],
+        );
+        audit.refused(
+            "POST",
+            &t.path("/hands/1/void"),
+            r#"{"reason": "x", "note": "n", "by": "me"}"#,
+            None,
+            &[422],
+            &["by"],
+        );
         t.commit(1, &Showdown::deal(&DEAL_A, &[1, 2, 3], 0));
         audit.refused("GET", &t.path("/hands/1/rescore/"), "", None, &[404], &[]);
         audit.check();

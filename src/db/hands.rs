@@ -6,6 +6,8 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::audit::{self, Actor};
+use super::jackpots;
 use super::ledger::{self, EntryKind, NewEntry};
 use super::schema::{hand_seats, hand_voids, hands, jackpot_hits, seatings, showdowns};
 use super::tables::{self, RulesetVersion};
@@ -68,7 +70,9 @@ pub struct HandView {
     /// The showdown as committed (CONTRACT.md input, cards in canonical order).
     pub showdown: Option<Box<serde_json::value::RawValue>>,
     pub jackpot_hits: Vec<JackpotHitView>,
+    /// The void's reason code (`VOID_REASONS`) and note.
     pub void_reason: Option<String>,
+    pub void_note: Option<String>,
 }
 
 struct HandRow {
@@ -83,6 +87,7 @@ struct HandRow {
     /// The commit: (request hash, idempotency key, result JSON, engine input JSON).
     stored: Option<(String, Option<String>, String, String)>,
     void_reason: Option<String>,
+    void_note: Option<String>,
 }
 
 /// A hand with its ruleset version, commit and void (two queries).
@@ -92,9 +97,9 @@ fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandR
         (i64, i32, chrono::NaiveDateTime, Option<i64>),
         RulesetVersion,
         Option<(String, Option<String>, String, String)>,
-        Option<String>,
+        Option<(String, String)>,
     );
-    let (hand, version, stored, void_reason): Row = hands::table
+    let (hand, version, stored, void): Row = hands::table
         .inner_join(ruleset_versions::table.on(ruleset_versions::id.eq(hands::ruleset_version_id)))
         .inner_join(casino_tables::table.on(casino_tables::id.eq(hands::table_id)))
         .left_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
@@ -106,7 +111,7 @@ fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandR
             RulesetVersion::as_select(),
             (showdowns::request_hash, showdowns::idempotency_key, showdowns::result, showdowns::engine_input)
                 .nullable(),
-            hand_voids::reason.nullable(),
+            (hand_voids::reason, hand_voids::note).nullable(),
         ))
         .first(conn)
         .optional()?
@@ -134,7 +139,8 @@ fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandR
             in_fantasyland,
         })
         .collect();
-    Ok(HandRow { id, number, dealer_seat, pool_id, version, started_at, seats, stored, void_reason })
+    let (void_reason, void_note) = void.unzip();
+    Ok(HandRow { id, number, dealer_seat, pool_id, version, started_at, seats, stored, void_reason, void_note })
 }
 
 fn hits(conn: &mut DbConnection, hand_id: i64, voided: bool) -> Result<Vec<JackpotHitView>, AppError> {
@@ -150,6 +156,7 @@ fn hits(conn: &mut DbConnection, hand_id: i64, voided: bool) -> Result<Vec<Jackp
             jackpot_hits::amount_cents,
         ))
         .load(conn)?;
+    let actions = jackpots::actions_of(conn, &rows.iter().map(|r| r.0).collect::<Vec<_>>())?;
     Ok(rows
         .into_iter()
         .map(|(id, pool_id, kind, loser_seat, winner_seat, amount)| JackpotHitView {
@@ -159,7 +166,10 @@ fn hits(conn: &mut DbConnection, hand_id: i64, voided: bool) -> Result<Vec<Jackp
             loser_seat,
             winner_seat,
             amount: from_cents(amount),
-            status: if voided { "voided" } else { "pending" },
+            status: jackpots::status_of(
+                &actions.iter().filter(|a| a.0 == id).map(|a| a.1.clone()).collect::<Vec<_>>(),
+                voided,
+            ),
         })
         .collect())
 }
@@ -196,6 +206,7 @@ fn hand_view(conn: &mut DbConnection, table_id: i64, hand: HandRow) -> Result<Ha
         showdown,
         jackpot_hits,
         void_reason: hand.void_reason,
+        void_note: hand.void_note,
     })
 }
 
@@ -237,8 +248,9 @@ pub fn last_committed_hand(conn: &mut DbConnection, table_id: i64) -> Result<Opt
 
 /// Starts the next hand: the button moves clockwise to the next seat dealt
 /// in; stacks at the start are recorded.
-pub fn start_hand(db: &Database, table_id: i64, req: &StartHandRequest) -> Result<HandView, AppError> {
+pub fn start_hand(db: &Database, actor: &Actor, table_id: i64, req: &StartHandRequest) -> Result<HandView, AppError> {
     let wanted = req.seats.clone();
+    let actor = actor.clone();
     db.write(Some(table_id), move |conn| {
         let last = tables::last_hand(conn, table_id)?;
         if let Some((_, n, _, true)) = last {
@@ -327,6 +339,14 @@ pub fn start_hand(db: &Database, table_id: i64, req: &StartHandRequest) -> Resul
             DbConnection::Pg(c) => insert.execute(c)?,
             DbConnection::Sqlite(c) => insert.execute(c)?,
         };
+        let dealt: Vec<i32> = seats.iter().map(|s| s.seat).collect();
+        audit::record(
+            conn,
+            &actor,
+            "hand_start",
+            &format!("table {table_id} hand {number}"),
+            serde_json::json!({ "dealer_seat": dealer, "seats": dealt, "ruleset_version": version.version }),
+        )?;
         Ok(HandView {
             id: hand_id,
             table_id,
@@ -340,6 +360,7 @@ pub fn start_hand(db: &Database, table_id: i64, req: &StartHandRequest) -> Resul
             showdown: None,
             jackpot_hits: Vec::new(),
             void_reason: None,
+            void_note: None,
         })
     })
 }
@@ -438,6 +459,7 @@ fn cents(d: Decimal) -> Result<i64, AppError> {
 /// different commit of a committed hand is a conflict.
 pub fn commit(
     db: &Database,
+    actor: &Actor,
     table_id: i64,
     number: i32,
     req: &ShowdownRequest,
@@ -445,6 +467,7 @@ pub fn commit(
 ) -> Result<CommitView, AppError> {
     let req = req.clone();
     let idempotency_key = idempotency_key.map(str::to_string);
+    let actor = actor.clone();
     let (created, hand) = db.write(Some(table_id), move |conn| {
         let mut hand = hand_row(conn, table_id, number)?;
         if hand.void_reason.is_some() {
@@ -541,6 +564,13 @@ pub fn commit(
                 showdowns::committed_at.eq(now()),
             ))
             .execute(conn)?;
+        audit::record(
+            conn,
+            &actor,
+            "hand_commit",
+            &format!("table {table_id} hand {number}"),
+            serde_json::json!({ "request_hash": hash, "jackpot_hits": result.jackpot_triggers.len() }),
+        )?;
         hand.stored = Some((hash, idempotency_key, result_json, canonical));
         Ok((true, hand_view(conn, table_id, hand)?))
     })?;
@@ -550,23 +580,47 @@ pub fn commit(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VoidRequest {
+    /// One of `VOID_REASONS`.
     pub reason: String,
-    #[serde(default)]
     pub note: String,
 }
 
+/// The reason codes of a void, with their words.
+pub const VOID_REASONS: &[(&str, &str)] = &[
+    ("misdeal", "Misdeal"),
+    ("wrong_cards", "Cards entered wrongly"),
+    ("wrong_seat", "Wrong seat or player"),
+    ("dispute", "Dispute ruled by the floor"),
+    ("procedure", "Procedure error"),
+    ("other", "Other (explained in the note)"),
+];
+
 /// Voids a hand: new rows reverse every money row of the hand; an open hand
-/// (a misdeal) is closed with no money moved.
-pub fn void(db: &Database, table_id: i64, number: i32, req: &VoidRequest) -> Result<HandView, AppError> {
+/// (a misdeal) is closed with no money moved. Needs a reason code and a
+/// note; refused once a jackpot hit of the hand has been signed off.
+pub fn void(db: &Database, actor: &Actor, table_id: i64, number: i32, req: &VoidRequest) -> Result<HandView, AppError> {
     let reason = req.reason.trim().to_string();
-    let note = req.note.clone();
-    if reason.is_empty() || reason.len() > 200 {
-        return Err(AppError::Invalid("a void needs a reason (1 to 200 characters)".to_string()));
+    let note = req.note.trim().to_string();
+    if !VOID_REASONS.iter().any(|(code, _)| *code == reason) {
+        let codes: Vec<&str> = VOID_REASONS.iter().map(|(c, _)| *c).collect();
+        return Err(AppError::Invalid(format!("reason {reason:?}: use one of {}", codes.join(", "))));
     }
+    if note.is_empty() || note.chars().count() > 500 {
+        return Err(AppError::Invalid("note: say what happened (1 to 500 characters)".to_string()));
+    }
+    let actor = actor.clone();
+    let ledger_reason = format!("{reason}: {note}");
     db.write(Some(table_id), move |conn| {
         let hand = hand_row(conn, table_id, number)?;
         if hand.void_reason.is_some() {
             return Err(AppError::Conflict(format!("hand {number} is already voided")));
+        }
+        let hit_ids: Vec<i64> =
+            jackpot_hits::table.filter(jackpot_hits::hand_id.eq(hand.id)).select(jackpot_hits::id).load(conn)?;
+        if let Some((hit, action)) = jackpots::actions_of(conn, &hit_ids)?.first() {
+            return Err(AppError::Conflict(format!(
+                "jackpot hit {hit} of hand {number} has been signed off ({action}); it cannot be voided now"
+            )));
         }
         diesel::insert_into(hand_voids::table)
             .values((
@@ -574,8 +628,16 @@ pub fn void(db: &Database, table_id: i64, number: i32, req: &VoidRequest) -> Res
                 hand_voids::reason.eq(&reason),
                 hand_voids::note.eq(&note),
                 hand_voids::created_at.eq(now()),
+                hand_voids::voided_by.eq(actor.user_id),
             ))
             .execute(conn)?;
+        audit::record(
+            conn,
+            &actor,
+            "hand_void",
+            &format!("table {table_id} hand {number}"),
+            serde_json::json!({ "reason": reason, "note": note, "was": if hand.stored.is_some() { "committed" } else { "open" } }),
+        )?;
         let reversals: Vec<NewEntry> = ledger::entries_for_hand(conn, hand.id)?
             .iter()
             .map(|e| NewEntry {
@@ -585,7 +647,7 @@ pub fn void(db: &Database, table_id: i64, number: i32, req: &VoidRequest) -> Res
                 pool_id: e.pool_id,
                 jackpot_hit_id: e.jackpot_hit_id,
                 reverses_id: Some(e.id),
-                reason: Some(&reason),
+                reason: Some(&ledger_reason),
                 ..NewEntry::new(EntryKind::Reversal, -e.amount_cents)
             })
             .collect();
@@ -665,7 +727,14 @@ pub fn scans(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<Vec<
 
 /// Records one scanned card in an open hand. A card already scanned into the
 /// hand, a full row or a seat not dealt in is refused and nothing is written.
-pub fn add_scan(db: &Database, table_id: i64, number: i32, req: &ScanRequest) -> Result<Vec<ScanView>, AppError> {
+pub fn add_scan(
+    db: &Database,
+    actor: &Actor,
+    table_id: i64,
+    number: i32,
+    req: &ScanRequest,
+) -> Result<Vec<ScanView>, AppError> {
+    let actor = actor.clone();
     use super::schema::hand_scans;
     let card = crate::engine::Card::parse(req.card.trim(), 1)
         .map_err(|e| AppError::Invalid(format!("seat {} {}: {e}", req.seat, req.row)))?
@@ -705,7 +774,13 @@ pub fn add_scan(db: &Database, table_id: i64, number: i32, req: &ScanRequest) ->
                 hand_scans::scanned_at.eq(now()),
             ))
             .execute(conn)?;
-        Ok(())
+        audit::record(
+            conn,
+            &actor,
+            "card_scan",
+            &format!("table {table_id} hand {number}"),
+            serde_json::json!({ "seat": seat, "row": row, "card": card }),
+        )
     })?;
     scans(&mut *db.conn()?, table_id, number)
 }

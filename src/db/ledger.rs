@@ -31,6 +31,10 @@ pub enum EntryKind {
     JackpotLock,
     /// Reverses another row (the negative of its amount).
     Reversal,
+    /// A verified hit paid to a player by the pool's shares (positive on a seat).
+    JackpotPayout,
+    /// A rejected hit's amount back in its pool (positive on the pool).
+    JackpotReturn,
 }
 
 impl EntryKind {
@@ -46,6 +50,8 @@ impl EntryKind {
             EntryKind::PoolSeed => "pool_seed",
             EntryKind::JackpotLock => "jackpot_lock",
             EntryKind::Reversal => "reversal",
+            EntryKind::JackpotPayout => "jackpot_payout",
+            EntryKind::JackpotReturn => "jackpot_return",
         }
     }
 }

@@ -5,10 +5,13 @@
 //! Money is stored as BIGINT cents, times as UTC `TIMESTAMP` truncated to
 //! microseconds (both backends round-trip the same value).
 
+pub mod audit;
 pub mod hands;
+pub mod jackpots;
 pub mod ledger;
 pub mod schema;
 pub mod tables;
+pub mod users;
 pub mod writer;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};

@@ -6,6 +6,9 @@ diesel::table! {
         name -> Text,
         seed_cents -> BigInt,
         created_at -> Timestamp,
+        loser_share_pct -> Integer,
+        winner_share_pct -> Integer,
+        others_share_pct -> Integer,
     }
 }
 
@@ -31,6 +34,7 @@ diesel::table! {
         rake_cents -> BigInt,
         jackpot_cents -> BigInt,
         created_at -> Timestamp,
+        created_by -> Nullable<BigInt>,
     }
 }
 
@@ -97,6 +101,7 @@ diesel::table! {
         reason -> Text,
         note -> Text,
         created_at -> Timestamp,
+        voided_by -> Nullable<BigInt>,
     }
 }
 
@@ -128,12 +133,81 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    users (id) {
+        id -> BigInt,
+        username -> Text,
+        display_name -> Text,
+        roles -> Text,
+        password_hash -> Text,
+        active -> Bool,
+        session_epoch -> Integer,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    dealer_tables (user_id, table_id) {
+        user_id -> BigInt,
+        table_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    api_tokens (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        token_hash -> Text,
+        label -> Text,
+        created_at -> Timestamp,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    audit_events (id) {
+        id -> BigInt,
+        created_at -> Timestamp,
+        user_id -> Nullable<BigInt>,
+        username -> Text,
+        action -> Text,
+        target -> Text,
+        detail -> Text,
+        ip -> Text,
+    }
+}
+
+diesel::table! {
+    jackpot_signoffs (id) {
+        id -> BigInt,
+        hit_id -> BigInt,
+        action -> Text,
+        user_id -> BigInt,
+        reason -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    app_secrets (name) {
+        name -> Text,
+        value -> Text,
+    }
+}
+
 diesel::joinable!(casino_tables -> pools (pool_id));
 diesel::joinable!(ruleset_versions -> casino_tables (table_id));
 diesel::joinable!(seatings -> casino_tables (table_id));
 diesel::joinable!(hands -> casino_tables (table_id));
 diesel::joinable!(hand_seats -> hands (hand_id));
 diesel::joinable!(showdowns -> hands (hand_id));
+diesel::joinable!(dealer_tables -> users (user_id));
+diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(jackpot_signoffs -> users (user_id));
+diesel::joinable!(jackpot_signoffs -> jackpot_hits (hit_id));
+diesel::joinable!(jackpot_hits -> hands (hand_id));
+diesel::joinable!(hand_voids -> users (voided_by));
+diesel::joinable!(ruleset_versions -> users (created_by));
 
 diesel::allow_tables_to_appear_in_same_query!(
     pools,
@@ -147,4 +221,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     hand_voids,
     ledger_entries,
     hand_scans,
+    users,
+    dealer_tables,
+    api_tokens,
+    audit_events,
+    jackpot_signoffs,
+    app_secrets,
 );

@@ -5,6 +5,7 @@ use diesel::prelude::*;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use super::audit::{self, Actor};
 use super::ledger::{self, EntryKind, NewEntry};
 use super::schema::{casino_tables, hands, pools, ruleset_versions, seatings, showdowns};
 use super::{now, Database, DbConnection};
@@ -19,6 +20,17 @@ use crate::money::{check_stack, from_cents, parse_amount, to_cents};
 pub struct NewPoolRequest {
     pub name: String,
     pub seed: String,
+    /// How an approved hit is shared, in percent (default 50 / 25 / 25).
+    #[serde(default)]
+    pub shares: Option<SharesView>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharesView {
+    pub loser: u32,
+    pub winner: u32,
+    pub others: u32,
 }
 
 #[derive(Debug, Serialize)]
@@ -27,6 +39,7 @@ pub struct PoolView {
     pub name: String,
     pub seed: Decimal,
     pub balance: Decimal,
+    pub shares: SharesView,
 }
 
 fn check_name(name: &str, what: &str) -> Result<String, AppError> {
@@ -37,29 +50,49 @@ fn check_name(name: &str, what: &str) -> Result<String, AppError> {
     Ok(name.to_string())
 }
 
-pub fn create_pool(db: &Database, req: &NewPoolRequest) -> Result<PoolView, AppError> {
+pub fn create_pool(db: &Database, actor: &Actor, req: &NewPoolRequest) -> Result<PoolView, AppError> {
     let name = check_name(&req.name, "the pool name")?;
     let seed = to_cents(parse_amount(&req.seed, "seed")?, "seed")?;
+    let shares = req.shares.unwrap_or(SharesView { loser: 50, winner: 25, others: 25 });
+    crate::engine::jackpot::Shares::new(shares.loser, shares.winner, shares.others)
+        .map_err(|e| AppError::Invalid(format!("shares: {e}")))?;
+    let actor = actor.clone();
     let id = db.write(None, move |conn| {
         let id: i64 = diesel::insert_into(pools::table)
-            .values((pools::name.eq(&name), pools::seed_cents.eq(seed), pools::created_at.eq(now())))
+            .values((
+                pools::name.eq(&name),
+                pools::seed_cents.eq(seed),
+                pools::created_at.eq(now()),
+                pools::loser_share_pct.eq(shares.loser as i32),
+                pools::winner_share_pct.eq(shares.winner as i32),
+                pools::others_share_pct.eq(shares.others as i32),
+            ))
             .returning(pools::id)
             .get_result(conn)?;
         ledger::insert(conn, &[NewEntry { pool_id: Some(id), ..NewEntry::new(EntryKind::PoolSeed, seed) }])?;
+        let detail = serde_json::json!({ "name": name, "seed": from_cents(seed).to_string(), "shares": shares });
+        audit::record(conn, &actor, "pool_create", &format!("pool {id}"), detail)?;
         Ok(id)
     })?;
     get_pool(&mut *db.conn()?, id)
 }
 
 pub fn get_pool(conn: &mut DbConnection, id: i64) -> Result<PoolView, AppError> {
-    let (name, seed): (String, i64) = pools::table
+    let (name, seed, loser, winner, others): (String, i64, i32, i32, i32) = pools::table
         .find(id)
-        .select((pools::name, pools::seed_cents))
+        .select((
+            pools::name,
+            pools::seed_cents,
+            pools::loser_share_pct,
+            pools::winner_share_pct,
+            pools::others_share_pct,
+        ))
         .first(conn)
         .optional()?
         .ok_or_else(|| AppError::NotFound(format!("no pool {id}")))?;
     let balance = ledger::pool_balance(conn, id)?;
-    Ok(PoolView { id, name, seed: from_cents(seed), balance: from_cents(balance) })
+    let shares = SharesView { loser: loser as u32, winner: winner as u32, others: others as u32 };
+    Ok(PoolView { id, name, seed: from_cents(seed), balance: from_cents(balance), shares })
 }
 
 pub fn pool_seed(conn: &mut DbConnection, id: i64) -> Result<i64, AppError> {
@@ -186,7 +219,13 @@ fn validate_ruleset(req: &RulesetRequest) -> Result<ValidRuleset, AppError> {
     Ok(ValidRuleset { preset, unit, rake, jackpot })
 }
 
-fn insert_version(conn: &mut DbConnection, table_id: i64, version: i32, r: &ValidRuleset) -> Result<(), AppError> {
+fn insert_version(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    table_id: i64,
+    version: i32,
+    r: &ValidRuleset,
+) -> Result<(), AppError> {
     diesel::insert_into(ruleset_versions::table)
         .values((
             ruleset_versions::table_id.eq(table_id),
@@ -196,12 +235,17 @@ fn insert_version(conn: &mut DbConnection, table_id: i64, version: i32, r: &Vali
             ruleset_versions::rake_cents.eq(r.rake),
             ruleset_versions::jackpot_cents.eq(r.jackpot),
             ruleset_versions::created_at.eq(now()),
+            ruleset_versions::created_by.eq(actor.user_id),
         ))
         .execute(conn)?;
-    Ok(())
+    let detail = serde_json::json!({
+        "version": version, "preset": r.preset, "unit": from_cents(r.unit).to_string(),
+        "rake": from_cents(r.rake).to_string(), "jackpot_part": from_cents(r.jackpot).to_string(),
+    });
+    audit::record(conn, actor, "ruleset_change", &format!("table {table_id}"), detail)
 }
 
-pub fn create_table(db: &Database, req: &NewTableRequest) -> Result<TableView, AppError> {
+pub fn create_table(db: &Database, actor: &Actor, req: &NewTableRequest) -> Result<TableView, AppError> {
     let name = check_name(&req.name, "the table name")?;
     let seat_count = req.seat_count.unwrap_or(4);
     if !(2..=4).contains(&seat_count) {
@@ -222,6 +266,7 @@ pub fn create_table(db: &Database, req: &NewTableRequest) -> Result<TableView, A
     if let Some(pool) = pool_id {
         get_pool(&mut *db.conn()?, pool).map_err(|_| AppError::Invalid(format!("pool_id {pool} is not a pool")))?;
     }
+    let actor = actor.clone();
     let id = db.write(None, move |conn| {
         let id: i64 = diesel::insert_into(casino_tables::table)
             .values((
@@ -234,14 +279,25 @@ pub fn create_table(db: &Database, req: &NewTableRequest) -> Result<TableView, A
             ))
             .returning(casino_tables::id)
             .get_result(conn)?;
-        insert_version(conn, id, 1, &rules)?;
+        let detail = serde_json::json!({
+            "name": name, "seat_count": seat_count, "pool": pool_id, "time_zone": time_zone,
+            "gaming_day_cutoff": cutoff,
+        });
+        audit::record(conn, &actor, "table_create", &format!("table {id}"), detail)?;
+        insert_version(conn, &actor, id, 1, &rules)?;
         Ok(id)
     })?;
     get_table(&mut *db.conn()?, id)
 }
 
 /// Changing the preset or the numbers makes a new version; hands keep theirs.
-pub fn change_ruleset(db: &Database, table_id: i64, req: &RulesetRequest) -> Result<TableView, AppError> {
+pub fn change_ruleset(
+    db: &Database,
+    actor: &Actor,
+    table_id: i64,
+    req: &RulesetRequest,
+) -> Result<TableView, AppError> {
+    let actor = actor.clone();
     let rules = validate_ruleset(req)?;
     let table = table_row(&mut *db.conn()?, table_id)?;
     if rules.jackpot > 0 && table.pool_id.is_none() {
@@ -252,7 +308,7 @@ pub fn change_ruleset(db: &Database, table_id: i64, req: &RulesetRequest) -> Res
             return Err(AppError::Conflict("a hand is in progress; change the ruleset between hands".to_string()));
         }
         let current = current_ruleset(conn, table_id)?;
-        insert_version(conn, table_id, current.version + 1, &rules)
+        insert_version(conn, &actor, table_id, current.version + 1, &rules)
     })?;
     get_table(&mut *db.conn()?, table_id)
 }
@@ -393,7 +449,13 @@ pub struct AmountRequest {
     pub amount: String,
 }
 
-pub fn seat_player(db: &Database, table_id: i64, req: &SeatPlayerRequest) -> Result<TableView, AppError> {
+pub fn seat_player(
+    db: &Database,
+    actor: &Actor,
+    table_id: i64,
+    req: &SeatPlayerRequest,
+) -> Result<TableView, AppError> {
+    let actor = actor.clone();
     let table = table_row(&mut *db.conn()?, table_id)?;
     let seat = req.seat;
     if !(1..=table.seat_count).contains(&req.seat) {
@@ -430,7 +492,9 @@ pub fn seat_player(db: &Database, table_id: i64, req: &SeatPlayerRequest) -> Res
                 seating_id: Some(seating),
                 ..NewEntry::new(EntryKind::BuyIn, buy_in)
             }],
-        )
+        )?;
+        let detail = serde_json::json!({ "seat": seat, "player": player, "buy_in": from_cents(buy_in).to_string() });
+        audit::record(conn, &actor, "seat_player", &format!("table {table_id} seat {seat}"), detail)
     })?;
     get_table(&mut *db.conn()?, table_id)
 }
@@ -444,7 +508,14 @@ fn seated(conn: &mut DbConnection, table_id: i64, seat: i32) -> Result<i64, AppE
 }
 
 /// Add-ons only between hands.
-pub fn add_on(db: &Database, table_id: i64, seat: i32, req: &AmountRequest) -> Result<TableView, AppError> {
+pub fn add_on(
+    db: &Database,
+    actor: &Actor,
+    table_id: i64,
+    seat: i32,
+    req: &AmountRequest,
+) -> Result<TableView, AppError> {
+    let actor = actor.clone();
     table_row(&mut *db.conn()?, table_id)?;
     let amount = to_cents(parse_amount(&req.amount, "amount")?, "amount")?;
     if amount == 0 {
@@ -466,14 +537,17 @@ pub fn add_on(db: &Database, table_id: i64, seat: i32, req: &AmountRequest) -> R
                 seating_id: Some(seating),
                 ..NewEntry::new(EntryKind::AddOn, amount)
             }],
-        )
+        )?;
+        let detail = serde_json::json!({ "amount": from_cents(amount).to_string() });
+        audit::record(conn, &actor, "add_on", &format!("table {table_id} seat {seat}"), detail)
     })?;
     get_table(&mut *db.conn()?, table_id)
 }
 
 /// Cash-out of the whole stack; the seat is free afterwards.
-pub fn cash_out(db: &Database, table_id: i64, seat: i32) -> Result<TableView, AppError> {
+pub fn cash_out(db: &Database, actor: &Actor, table_id: i64, seat: i32) -> Result<TableView, AppError> {
     table_row(&mut *db.conn()?, table_id)?;
+    let actor = actor.clone();
     db.write(Some(table_id), move |conn| {
         if let Some((_, n)) = open_hand(conn, table_id)? {
             return Err(AppError::Conflict(format!("hand {n} is in progress; cash out between hands")));
@@ -487,7 +561,9 @@ pub fn cash_out(db: &Database, table_id: i64, seat: i32) -> Result<TableView, Ap
                 seating_id: Some(seating),
                 ..NewEntry::new(EntryKind::CashOut, -stack)
             }],
-        )
+        )?;
+        let detail = serde_json::json!({ "amount": from_cents(stack).to_string() });
+        audit::record(conn, &actor, "cash_out", &format!("table {table_id} seat {seat}"), detail)
     })?;
     get_table(&mut *db.conn()?, table_id)
 }

@@ -1,6 +1,9 @@
 //! The HTTP shell around the engine: thin handlers, one JSON error shape.
 
+pub mod account;
+pub mod auth;
 pub mod error;
+pub mod floor;
 pub mod pages;
 pub mod routes;
 pub mod startup;

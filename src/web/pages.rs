@@ -7,10 +7,54 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde_json::Value;
 
+use super::auth::Identity;
 use super::routes::{with_database, with_db};
 use super::startup::AppState;
+use crate::db::users::Role;
 use crate::db::{hands, tables};
 use crate::error::AppError;
+
+/// The signed-in user's bar on every page: who, their links, the sign-out
+/// form (with the session's form token).
+pub struct Nav {
+    pub username: String,
+    pub display_name: String,
+    pub floor: bool,
+    pub accountant: bool,
+    pub admin: bool,
+    pub csrf: String,
+}
+
+impl Nav {
+    pub fn of(identity: &Identity) -> Nav {
+        let user = &identity.user;
+        Nav {
+            username: user.username.clone(),
+            display_name: user.display_name.clone(),
+            floor: user.has(Role::Floor),
+            accountant: user.has(Role::Accountant),
+            admin: user.has(Role::Admin),
+            csrf: identity.csrf_token(),
+        }
+    }
+
+    /// Nobody signed in (the sign-in and first-admin pages).
+    pub fn anonymous(csrf: String) -> Nav {
+        Nav {
+            username: String::new(),
+            display_name: String::new(),
+            floor: false,
+            accountant: false,
+            admin: false,
+            csrf,
+        }
+    }
+}
+
+/// The form token a form post carries.
+pub fn form_token(fields: &[(String, String)]) -> Option<&str> {
+    fields.iter().find(|(k, _)| k == "csrf_token").map(|(_, v)| v.as_str())
+}
 
 /// The stylesheets, built into the binary from `static/`.
 const STATIC_FILES: [(&str, &str, &str); 3] = [
@@ -35,12 +79,16 @@ pub async fn static_file(path: web::Path<String>) -> Result<HttpResponse, AppErr
 #[derive(Template, WebTemplate)]
 #[template(path = "tables.html")]
 struct TablesPage {
+    nav: Nav,
     tables: Vec<tables::TableView>,
 }
 
 /// `GET /`: every table.
-pub async fn tables_page(state: web::Data<AppState>) -> Result<impl actix_web::Responder, AppError> {
-    Ok(TablesPage { tables: with_db(&state, tables::list_tables).await? })
+pub async fn tables_page(
+    state: web::Data<AppState>,
+    identity: Identity,
+) -> Result<impl actix_web::Responder, AppError> {
+    Ok(TablesPage { nav: Nav::of(&identity), tables: with_db(&state, tables::list_tables).await? })
 }
 
 struct SeatBox {
@@ -54,6 +102,9 @@ struct SeatBox {
 #[derive(Template, WebTemplate)]
 #[template(path = "table.html")]
 struct TablePage {
+    nav: Nav,
+    /// May start hands here.
+    deals: bool,
     table: tables::TableView,
     seats: Vec<SeatBox>,
     last_committed: Option<i32>,
@@ -64,8 +115,9 @@ struct TablePage {
 pub async fn table_page(
     state: web::Data<AppState>,
     path: web::Path<i64>,
+    identity: Identity,
 ) -> Result<impl actix_web::Responder, AppError> {
-    table_view(&state, path.into_inner(), String::new()).await
+    table_view(&state, &identity, path.into_inner(), String::new()).await
 }
 
 /// `POST /tables/{id}/start-hand` (a form): starts the next hand and opens
@@ -73,20 +125,31 @@ pub async fn table_page(
 pub async fn start_hand_post(
     state: web::Data<AppState>,
     path: web::Path<i64>,
+    identity: Identity,
+    form: web::Form<Vec<(String, String)>>,
     request: actix_web::HttpRequest,
 ) -> Result<HttpResponse, AppError> {
     use actix_web::Responder;
     let id = path.into_inner();
-    match with_database(&state, move |db| hands::start_hand(db, id, &hands::StartHandRequest::default())).await {
+    identity.check_csrf(form_token(&form))?;
+    identity.require_table(id)?;
+    let actor = identity.actor.clone();
+    match with_database(&state, move |db| hands::start_hand(db, &actor, id, &hands::StartHandRequest::default())).await
+    {
         Ok(hand) => Ok(see_other(&format!("/tables/{id}/hands/{}/entry", hand.number))),
         Err(AppError::Invalid(message)) | Err(AppError::Conflict(message)) => {
-            Ok(table_view(&state, id, message).await?.respond_to(&request).map_into_boxed_body())
+            Ok(table_view(&state, &identity, id, message).await?.respond_to(&request).map_into_boxed_body())
         }
         Err(other) => Err(other),
     }
 }
 
-async fn table_view(state: &web::Data<AppState>, id: i64, problem: String) -> Result<TablePage, AppError> {
+async fn table_view(
+    state: &web::Data<AppState>,
+    identity: &Identity,
+    id: i64,
+    problem: String,
+) -> Result<TablePage, AppError> {
     let (table, open, last_committed) = with_db(state, move |c| {
         let table = tables::get_table(c, id)?;
         let open = table.open_hand.map(|n| hands::get_hand(c, id, n)).transpose()?;
@@ -108,7 +171,7 @@ async fn table_view(state: &web::Data<AppState>, id: i64, problem: String) -> Re
             }
         })
         .collect();
-    Ok(TablePage { table, seats, last_committed, problem })
+    Ok(TablePage { nav: Nav::of(identity), deals: identity.user.deals_at(id), table, seats, last_committed, problem })
 }
 
 struct RowForm {
@@ -135,6 +198,7 @@ struct SeatForm {
 #[derive(Template, WebTemplate)]
 #[template(path = "entry.html")]
 struct EntryPage {
+    nav: Nav,
     table_name: String,
     hand: hands::HandView,
     seats: Vec<SeatForm>,
@@ -156,6 +220,7 @@ const ROWS: [(&str, &str, usize); 3] = [("Front", "front", 3), ("Middle", "middl
 type Fields = std::collections::HashMap<String, String>;
 
 fn entry_page_for(
+    nav: Nav,
     table_name: String,
     hand: hands::HandView,
     fields: &Fields,
@@ -201,6 +266,7 @@ fn entry_page_for(
         })
         .collect();
     Ok(EntryPage {
+        nav,
         table_name,
         seats,
         specials: rules.specials.iter().map(|(k, _)| k.name()).collect(),
@@ -226,16 +292,18 @@ fn new_key(table: i64, number: i32) -> String {
 pub async fn entry_page(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
+    identity: Identity,
     request: actix_web::HttpRequest,
 ) -> Result<HttpResponse, AppError> {
     use actix_web::Responder;
     let (id, number) = path.into_inner();
+    identity.require_table(id)?;
     let (table, hand) =
         with_db(&state, move |c| Ok((tables::get_table(c, id)?, hands::get_hand(c, id, number)?))).await?;
     if hand.status != "open" {
         return Ok(see_other(&format!("/tables/{id}/hands/{number}/sheet")));
     }
-    let page = entry_page_for(table.name, hand, &Fields::new(), new_key(id, number))?;
+    let page = entry_page_for(Nav::of(&identity), table.name, hand, &Fields::new(), new_key(id, number))?;
     Ok(page.respond_to(&request).map_into_boxed_body())
 }
 
@@ -291,10 +359,13 @@ pub async fn entry_post(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
     form: web::Form<Vec<(String, String)>>,
+    identity: Identity,
     request: actix_web::HttpRequest,
 ) -> Result<HttpResponse, AppError> {
     use actix_web::Responder;
     let (id, number) = path.into_inner();
+    identity.check_csrf(form_token(&form))?;
+    identity.require_table(id)?;
     let fields: Fields = form.into_inner().into_iter().collect();
     let (table, hand) =
         with_db(&state, move |c| Ok((tables::get_table(c, id)?, hands::get_hand(c, id, number)?))).await?;
@@ -304,10 +375,12 @@ pub async fn entry_post(
     let showdown = showdown_from(&hand, &fields);
     let key =
         fields.get("key").filter(|k| !k.is_empty() && k.len() <= 200).cloned().unwrap_or_else(|| new_key(id, number));
-    let mut page = entry_page_for(table.name, hand, &fields, key.clone())?;
+    let mut page = entry_page_for(Nav::of(&identity), table.name, hand, &fields, key.clone())?;
     let commit = fields.get("action").map(String::as_str) == Some("commit");
     let outcome = if commit {
-        with_database(&state, move |db| hands::commit(db, id, number, &showdown, Some(&key)).map(|_| None)).await
+        let actor = identity.actor.clone();
+        with_database(&state, move |db| hands::commit(db, &actor, id, number, &showdown, Some(&key)).map(|_| None))
+            .await
     } else {
         with_db(&state, move |c| hands::preview(c, id, number, &showdown).map(Some)).await
     };
@@ -387,7 +460,10 @@ struct Sheet {
 #[derive(Template, WebTemplate)]
 #[template(path = "sheet.html")]
 struct SheetPage {
+    nav: Nav,
     sheet: Sheet,
+    /// May void the hand (floor).
+    can_void: bool,
 }
 
 fn text(v: &Value) -> String {
@@ -483,7 +559,10 @@ async fn load_sheet(state: &web::Data<AppState>, id: i64, number: i32) -> Result
         unit: format!("{:.2}", hand.ruleset.unit),
         dealer_seat: hand.dealer_seat as i64,
         status: hand.status,
-        void_reason: hand.void_reason.clone(),
+        void_reason: hand.void_reason.as_ref().map(|code| {
+            let words = hands::VOID_REASONS.iter().find(|(c, _)| c == code).map_or(code.as_str(), |(_, w)| *w);
+            format!("{words}: {}", hand.void_note.clone().unwrap_or_default())
+        }),
         started_at: hand.started_at.format("%Y-%m-%d %H:%M UTC").to_string(),
         seats,
         transactions,
@@ -506,13 +585,41 @@ async fn load_sheet(state: &web::Data<AppState>, id: i64, number: i32) -> Result
 pub async fn sheet_page(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
+    identity: Identity,
 ) -> Result<impl actix_web::Responder, AppError> {
     let (id, number) = path.into_inner();
-    Ok(SheetPage { sheet: load_sheet(&state, id, number).await? })
+    let sheet = load_sheet(&state, id, number).await?;
+    Ok(SheetPage {
+        nav: Nav::of(&identity),
+        can_void: identity.user.has(Role::Floor) && sheet.status != "voided",
+        sheet,
+    })
+}
+
+/// `POST /tables/{id}/hands/{n}/void` (a form, floor): voids the hand with a
+/// reason code and a note, then shows its sheet.
+pub async fn void_post(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    form: web::Form<Vec<(String, String)>>,
+    identity: Identity,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    identity.check_csrf(form_token(&form))?;
+    identity.require(&[Role::Floor])?;
+    let field = |name: &str| form.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default();
+    let req = hands::VoidRequest { reason: field("reason"), note: field("note") };
+    let actor = identity.actor.clone();
+    with_database(&state, move |db| hands::void(db, &actor, id, number, &req)).await?;
+    Ok(see_other(&format!("/tables/{id}/hands/{number}/sheet")))
 }
 
 /// `GET /tables/{id}/hands/{n}/sheet.json`: the stored result, as a download.
-pub async fn sheet_json(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -> Result<HttpResponse, AppError> {
+pub async fn sheet_json(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    _identity: Identity,
+) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
     let hand = with_db(&state, move |c| hands::get_hand(c, id, number)).await?;
     let raw = hand.result.ok_or_else(|| AppError::Conflict(format!("hand {number} has no settlement yet")))?;
@@ -524,7 +631,11 @@ pub async fn sheet_json(state: web::Data<AppState>, path: web::Path<(i64, i32)>)
 
 /// `GET /tables/{id}/hands/{n}/sheet.csv`: one row per transaction, then one
 /// per seat (RFC 4180, money with two decimals).
-pub async fn sheet_csv(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -> Result<HttpResponse, AppError> {
+pub async fn sheet_csv(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    _identity: Identity,
+) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
     let sheet = load_sheet(&state, id, number).await?;
     // Two sections of different widths (transactions, then seats).

@@ -5,8 +5,8 @@ use std::net::TcpListener;
 use actix_web::dev::Server;
 use actix_web::{error::InternalError, middleware, web, App, HttpServer, ResponseError};
 
-use super::pages;
-use super::routes::{self, hands, health, score, tables};
+use super::routes::{self, hands, health, jackpots, score, tables, users};
+use super::{account, floor, pages};
 use crate::db::{self, Database};
 use crate::error::AppError;
 
@@ -46,18 +46,40 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         let response = AppError::NotFound(format!("no such resource: {err}")).error_response();
         InternalError::from_response(err.to_string(), response).into()
     });
+    let query_error = web::QueryConfig::default().error_handler(|err, _req| {
+        let response = AppError::Invalid(format!("the query string is not valid: {err}")).error_response();
+        InternalError::from_response(err.to_string(), response).into()
+    });
+    let form_error = web::FormConfig::default().limit(MAX_BODY_BYTES).error_handler(|err, _req| {
+        let response = AppError::BadRequest(format!("the form could not be read: {err}")).error_response();
+        InternalError::from_response(err.to_string(), response).into()
+    });
     cfg.app_data(path_error)
+        .app_data(query_error)
+        .app_data(form_error)
+        .service(web::resource("/login").route(web::get().to(account::login_page)).route(form(account::login_post)))
+        .service(web::resource("/logout").route(form(account::logout_post)))
+        .service(web::resource("/setup").route(web::get().to(account::setup_page)).route(form(account::setup_post)))
+        .route("/display", web::get().to(floor::display_page))
+        .route("/floor", web::get().to(floor::floor_page))
+        .service(web::resource("/floor/jackpots/{id}/{decision}").route(form(floor::decide_post)))
+        .route("/exceptions", web::get().to(floor::exceptions_page))
+        .route("/exceptions.csv", web::get().to(floor::exceptions_csv))
+        .route("/audit", web::get().to(floor::audit_page))
+        .service(
+            web::resource("/admin/users").route(web::get().to(floor::users_page)).route(form(floor::create_user_post)),
+        )
+        .service(web::resource("/admin/users/{id}").route(form(floor::update_user_post)))
+        .service(web::resource("/admin/users/{id}/tokens").route(form(floor::create_token_post)))
+        .service(web::resource("/tables/{id}/hands/{number}/void").route(form(pages::void_post)))
         .route("/", web::get().to(pages::tables_page))
         .route("/tables/{id}", web::get().to(pages::table_page))
         .service(
             web::resource("/tables/{id}/hands/{number}/entry")
                 .route(web::get().to(pages::entry_page))
-                .route(web::post().to(pages::entry_post).wrap(middleware::from_fn(same_origin))),
+                .route(form(pages::entry_post)),
         )
-        .service(
-            web::resource("/tables/{id}/start-hand")
-                .route(web::post().to(pages::start_hand_post).wrap(middleware::from_fn(same_origin))),
-        )
+        .service(web::resource("/tables/{id}/start-hand").route(form(pages::start_hand_post)))
         .route("/tables/{id}/hands/{number}/sheet", web::get().to(pages::sheet_page))
         .route("/tables/{id}/hands/{number}/sheet.json", web::get().to(pages::sheet_json))
         .route("/tables/{id}/hands/{number}/sheet.csv", web::get().to(pages::sheet_csv))
@@ -68,6 +90,26 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::scope("/api/v1")
                 .wrap(middleware::from_fn(require_json))
                 .service(resource("/score").route(web::post().to(score::score_showdown)))
+                .service(resource("/me").route(web::get().to(users::me)))
+                .service(
+                    resource("/users")
+                        .route(web::get().to(users::list_users))
+                        .route(web::post().to(users::create_user)),
+                )
+                .service(
+                    resource("/users/{id}")
+                        .route(web::get().to(users::get_user))
+                        .route(web::patch().to(users::update_user)),
+                )
+                .service(resource("/users/{id}/tokens").route(web::post().to(users::create_token)))
+                .service(resource("/tokens/{id}").route(web::delete().to(users::revoke_token)))
+                .service(resource("/jackpots").route(web::get().to(jackpots::list_hits)))
+                .service(resource("/jackpots/{id}").route(web::get().to(jackpots::get_hit)))
+                .service(resource("/jackpots/{id}/approve").route(web::post().to(jackpots::approve)))
+                .service(resource("/jackpots/{id}/verify").route(web::post().to(jackpots::verify)))
+                .service(resource("/jackpots/{id}/reject").route(web::post().to(jackpots::reject)))
+                .service(resource("/audit").route(web::get().to(jackpots::audit_trail)))
+                .service(resource("/exceptions").route(web::get().to(jackpots::exceptions)))
                 .service(resource("/presets").route(web::get().to(score::list_presets)))
                 .service(resource("/analyse").route(web::post().to(score::analyse)))
                 .service(resource("/pools").route(web::post().to(tables::create_pool)))
@@ -144,16 +186,50 @@ async fn same_origin(
     next.call(req).await
 }
 
+/// A form post: only from this service's own pages.
+fn form<F, Args>(handler: F) -> actix_web::Route
+where
+    F: actix_web::Handler<Args>,
+    Args: actix_web::FromRequest + 'static,
+    F::Output: actix_web::Responder + 'static,
+{
+    web::post().to(handler).wrap(middleware::from_fn(same_origin))
+}
+
 /// A resource whose other methods answer 405 in JSON.
 fn resource(path: &str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(routes::method_not_allowed))
 }
 
+/// Session cookies are `Secure` (sent over HTTPS only) unless the service
+/// listens on a loopback address only, where there is no TLS to be had;
+/// `SECURE_COOKIES=true|false` decides otherwise (e.g. `true` behind a TLS
+/// proxy on the same host).
+fn secure_cookies(listener: &TcpListener) -> bool {
+    match std::env::var("SECURE_COOKIES").ok().as_deref() {
+        Some("true" | "1") => true,
+        Some("false" | "0") => false,
+        _ => !listener.local_addr().is_ok_and(|a| a.ip().is_loopback()),
+    }
+}
+
 /// Starts the service on `listener` with the database `db`.
 pub fn run(listener: TcpListener, db: Database) -> std::io::Result<Server> {
+    use actix_session::{config::CookieContentSecurity, storage::CookieSessionStore, SessionMiddleware};
+    let key = crate::db::users::session_key(&db).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let key = actix_web::cookie::Key::from(&key);
+    let secure = secure_cookies(&listener);
     let state = web::Data::new(AppState { db });
     let server = HttpServer::new(move || {
+        let sessions = SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
+            .cookie_name("pitboss_session".to_string())
+            .cookie_secure(secure)
+            .cookie_http_only(true)
+            .cookie_same_site(actix_web::cookie::SameSite::Strict)
+            .cookie_content_security(CookieContentSecurity::Private)
+            .build();
         App::new()
+            .wrap(sessions)
             .wrap(middleware::Logger::default())
             .app_data(state.clone())
             .configure(configure)

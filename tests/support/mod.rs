@@ -13,6 +13,11 @@ use diesel::Connection;
 pub struct TestApp {
     pub base: String,
     pub database_url: String,
+    /// The API token every `request` sends: the test superuser `boss`
+    /// (every role), unless a test says otherwise.
+    pub token: String,
+    /// The database, for making more users.
+    pub db: Option<pitboss::db::Database>,
     _dir: Option<tempfile::TempDir>,
     pg_admin: Option<(String, String)>,
 }
@@ -30,8 +35,47 @@ impl Drop for TestApp {
 impl TestApp {
     /// A client for a service some other way started at `base` (host:port).
     pub fn at(base: &str) -> TestApp {
-        TestApp { base: base.to_string(), database_url: String::new(), _dir: None, pg_admin: None }
+        TestApp {
+            base: base.to_string(),
+            database_url: String::new(),
+            token: String::new(),
+            db: None,
+            _dir: None,
+            pg_admin: None,
+        }
     }
+
+    /// The same client with another API token.
+    pub fn with_token(mut self, token: &str) -> TestApp {
+        self.token = token.to_string();
+        self
+    }
+
+    /// Makes a user with `roles` (dealer tables `tables`) and the password
+    /// `PASSWORD`; answers an API token of theirs.
+    pub fn user(&self, username: &str, roles: &[&str], tables: &[i64]) -> String {
+        let db = self.db.as_ref().expect("a spawned app");
+        make_user(db, username, roles, tables)
+    }
+}
+
+/// The password of every test user.
+pub const PASSWORD: &str = "correct horse battery";
+
+pub fn make_user(db: &pitboss::db::Database, username: &str, roles: &[&str], tables: &[i64]) -> String {
+    use pitboss::db::{audit::Actor, users};
+    let actor = Actor::command_line();
+    let req = users::NewUserRequest {
+        username: username.to_string(),
+        display_name: None,
+        roles: roles.iter().map(|r| r.to_string()).collect(),
+        password: PASSWORD.to_string(),
+        tables: tables.to_vec(),
+    };
+    let user = users::create_user(db, &actor, &req, false).expect("make a test user");
+    users::create_token(db, &actor, user.id, &users::NewTokenRequest { label: "tests".to_string() })
+        .expect("make a test token")
+        .token
 }
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -63,12 +107,13 @@ pub fn spawn_app(backend: &str) -> TestApp {
             (url, Some(dir), None)
         }
     };
-    let pool = pitboss::db::connect(&database_url, 8).expect("database");
+    let db = pitboss::db::connect(&database_url, 8).expect("database");
+    let token = make_user(&db, "boss", &["dealer", "floor", "accountant", "admin"], &[]);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    let server = pitboss::web::run(listener, pool).unwrap();
+    let server = pitboss::web::run(listener, db.clone()).unwrap();
     std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
-    TestApp { base: format!("127.0.0.1:{port}"), database_url, _dir: dir, pg_admin }
+    TestApp { base: format!("127.0.0.1:{port}"), database_url, token, db: Some(db), _dir: dir, pg_admin }
 }
 
 /// A minimal blocking HTTP/1.1 client: (status, JSON body or Null); status 0
@@ -95,6 +140,11 @@ pub fn request_with(
     );
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    let says_who =
+        headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("authorization") || k.eq_ignore_ascii_case("cookie"));
+    if !says_who && !app.token.is_empty() {
+        head.push_str(&format!("Authorization: Bearer {}\r\n", app.token));
     }
     head.push_str("\r\n");
     if stream.write_all(head.as_bytes()).is_err() {

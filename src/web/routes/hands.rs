@@ -4,21 +4,29 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::{json_body, ok_json, with_database, with_db};
 use crate::db::hands;
+use crate::db::users::Role;
 use crate::error::AppError;
+use crate::web::auth::Identity;
 use crate::web::startup::AppState;
 
 pub async fn start_hand(
     state: web::Data<AppState>,
     path: web::Path<i64>,
+    identity: Identity,
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
+    identity.require_table(id)?;
     let req: hands::StartHandRequest = json_body(payload).await?;
-    let hand = with_database(&state, move |db| hands::start_hand(db, id, &req)).await?;
+    let hand = with_database(&state, move |db| hands::start_hand(db, &identity.actor, id, &req)).await?;
     Ok(HttpResponse::Created().json(hand))
 }
 
-pub async fn get_hand(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -> Result<HttpResponse, AppError> {
+pub async fn get_hand(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    _identity: Identity,
+) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
     Ok(ok_json(&with_db(&state, move |c| hands::get_hand(c, id, number)).await?))
 }
@@ -26,9 +34,11 @@ pub async fn get_hand(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -
 pub async fn preview(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
+    identity: Identity,
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
+    identity.require_table(id)?;
     let req: hands::ShowdownRequest = json_body(payload).await?;
     Ok(ok_json(&with_db(&state, move |c| hands::preview(c, id, number, &req)).await?))
 }
@@ -37,10 +47,12 @@ pub async fn preview(
 pub async fn commit(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
+    identity: Identity,
     request: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
+    identity.require_table(id)?;
     let key = match request.headers().get("Idempotency-Key") {
         None => None,
         Some(v) => {
@@ -52,27 +64,39 @@ pub async fn commit(
         }
     };
     let req: hands::ShowdownRequest = json_body(payload).await?;
-    let outcome = with_database(&state, move |db| hands::commit(db, id, number, &req, key.as_deref())).await?;
+    let outcome =
+        with_database(&state, move |db| hands::commit(db, &identity.actor, id, number, &req, key.as_deref())).await?;
     Ok(if outcome.created { HttpResponse::Created() } else { HttpResponse::Ok() }.json(outcome))
 }
 
+/// `POST …/void` `{"reason": <code>, "note"}` (floor).
 pub async fn void(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
+    identity: Identity,
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
+    identity.require(&[Role::Floor])?;
     let req: hands::VoidRequest = json_body(payload).await?;
-    Ok(ok_json(&with_database(&state, move |db| hands::void(db, id, number, &req)).await?))
+    Ok(ok_json(&with_database(&state, move |db| hands::void(db, &identity.actor, id, number, &req)).await?))
 }
 
-pub async fn rescore(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -> Result<HttpResponse, AppError> {
+pub async fn rescore(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    _identity: Identity,
+) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
     Ok(ok_json(&with_db(&state, move |c| hands::rescore(c, id, number)).await?))
 }
 
 /// `GET …/scans`: the cards a shoe or RFID table has read into the hand.
-pub async fn scans(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -> Result<HttpResponse, AppError> {
+pub async fn scans(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    _identity: Identity,
+) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
     Ok(ok_json(&with_db(&state, move |c| hands::scans(c, id, number)).await?))
 }
@@ -82,10 +106,12 @@ pub async fn scans(state: web::Data<AppState>, path: web::Path<(i64, i32)>) -> R
 pub async fn add_scan(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
+    identity: Identity,
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
+    identity.require_table(id)?;
     let req: hands::ScanRequest = json_body(payload).await?;
-    let scans = with_database(&state, move |db| hands::add_scan(db, id, number, &req)).await?;
+    let scans = with_database(&state, move |db| hands::add_scan(db, &identity.actor, id, number, &req)).await?;
     Ok(HttpResponse::Created().json(scans))
 }

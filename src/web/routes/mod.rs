@@ -3,8 +3,10 @@
 
 pub mod hands;
 pub mod health;
+pub mod jackpots;
 pub mod score;
 pub mod tables;
+pub mod users;
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use futures_util::StreamExt;

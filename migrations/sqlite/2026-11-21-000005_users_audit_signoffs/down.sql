@@ -1,0 +1,11 @@
+ALTER TABLE ruleset_versions DROP COLUMN created_by;
+ALTER TABLE hand_voids DROP COLUMN voided_by;
+ALTER TABLE pools DROP COLUMN others_share_pct;
+ALTER TABLE pools DROP COLUMN winner_share_pct;
+ALTER TABLE pools DROP COLUMN loser_share_pct;
+DROP TABLE app_secrets;
+DROP TABLE jackpot_signoffs;
+DROP TABLE audit_events;
+DROP TABLE api_tokens;
+DROP TABLE dealer_tables;
+DROP TABLE users;

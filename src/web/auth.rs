@@ -1,0 +1,219 @@
+//! Who is asking. People sign in with a password and get a session cookie
+//! (signed and encrypted by actix-session, HttpOnly, SameSite=Strict,
+//! Secure unless the service listens on loopback only). Devices and scripts
+//! send an API token (`Authorization: Bearer pb_…`). Roles are checked by
+//! every handler through [`Identity`].
+//!
+//! Cross-site request forgery: every form carries the session's random
+//! token (`csrf_token`, the synchronizer-token pattern), compared in constant
+//! time; form posts must also come from this service's own pages (Origin).
+//! JSON API calls need `Content-Type: application/json`, which another site
+//! cannot send without a CORS preflight this service never grants. A token
+//! in a header is never sent by a browser on its own, so it needs neither.
+
+use actix_session::{Session, SessionExt};
+use actix_web::dev::Payload;
+use actix_web::{http::header, web, FromRequest, HttpRequest, HttpResponse};
+use futures_util::future::LocalBoxFuture;
+use subtle::ConstantTimeEq;
+
+use super::startup::AppState;
+use crate::db::audit::Actor;
+use crate::db::users::{self, Role, User};
+use crate::error::AppError;
+
+/// A session lasts at most this long after sign-in.
+pub const SESSION_HOURS: i64 = 12;
+
+const UID: &str = "uid";
+const EPOCH: &str = "epoch";
+const SIGNED_IN_AT: &str = "signed_in_at";
+const CSRF: &str = "csrf";
+
+/// The signed-in user of a request.
+#[derive(Clone, Debug)]
+pub struct Identity {
+    pub user: User,
+    pub actor: Actor,
+    /// The session's form token; `None` for API-token requests.
+    pub csrf: Option<String>,
+}
+
+impl Identity {
+    pub fn require(&self, roles: &[Role]) -> Result<(), AppError> {
+        self.user.require(roles)
+    }
+
+    pub fn require_table(&self, table_id: i64) -> Result<(), AppError> {
+        self.user.require_table(table_id)
+    }
+
+    /// A form posted in a session must carry the session's token.
+    pub fn check_csrf(&self, sent: Option<&str>) -> Result<(), AppError> {
+        match &self.csrf {
+            None => Ok(()),
+            Some(token) => check_token(token, sent),
+        }
+    }
+
+    /// The form token for pages (empty for API-token requests).
+    pub fn csrf_token(&self) -> String {
+        self.csrf.clone().unwrap_or_default()
+    }
+}
+
+fn check_token(expected: &str, sent: Option<&str>) -> Result<(), AppError> {
+    let sent = sent.unwrap_or("");
+    if !expected.is_empty() && bool::from(expected.as_bytes().ct_eq(sent.as_bytes())) {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(
+            "the form's security token is missing or out of date; reload the page and send it again".to_string(),
+        ))
+    }
+}
+
+/// The client's address (the TCP peer; a proxy in front should be the
+/// only peer, and is what is recorded).
+pub fn client_ip(req: &HttpRequest) -> String {
+    req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".to_string())
+}
+
+fn now_secs() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+/// The session's form token, made when first needed (also before sign-in,
+/// for the sign-in form itself).
+pub fn session_csrf(session: &Session) -> String {
+    if let Ok(Some(token)) = session.get::<String>(CSRF) {
+        return token;
+    }
+    let token = users::random_hex(32);
+    let _ = session.insert(CSRF, &token);
+    token
+}
+
+/// Checks a pre-sign-in form (sign-in, first admin) against the session's token.
+pub fn check_session_csrf(session: &Session, sent: Option<&str>) -> Result<(), AppError> {
+    let expected = session.get::<String>(CSRF).ok().flatten().unwrap_or_default();
+    check_token(&expected, sent)
+}
+
+/// Starts a fresh session for `user` (a new cookie and a new form token,
+/// so nothing from before sign-in carries over).
+pub fn start_session(session: &Session, user: &User) -> Result<(), AppError> {
+    session.renew();
+    session.clear();
+    let fail = |e: actix_session::SessionInsertError| AppError::Internal(format!("session: {e}"));
+    session.insert(UID, user.id).map_err(fail)?;
+    session.insert(EPOCH, user.session_epoch).map_err(fail)?;
+    session.insert(SIGNED_IN_AT, now_secs()).map_err(fail)?;
+    session.insert(CSRF, users::random_hex(32)).map_err(fail)?;
+    Ok(())
+}
+
+pub fn end_session(session: &Session) {
+    session.purge();
+}
+
+/// The signed-in user, from an API token or the session; `None` when there
+/// is none (or it has ended).
+async fn resolve(req: &HttpRequest) -> Result<Option<Identity>, AppError> {
+    let state =
+        req.app_data::<web::Data<AppState>>().cloned().ok_or_else(|| AppError::Internal("no app state".to_string()))?;
+    let ip = client_ip(req);
+    let bearer = req.headers().get(header::AUTHORIZATION).map(|v| v.to_str().unwrap_or("").trim().to_string());
+    if let Some(value) = bearer {
+        let token = value.strip_prefix("Bearer ").map(str::trim).unwrap_or("").to_string();
+        if token.is_empty() || token.len() > 200 {
+            return Err(AppError::Unauthorized("the Authorization header must be `Bearer <token>`".to_string()));
+        }
+        let user = super::routes::with_db(&state, move |c| users::user_for_token(c, &token)).await?;
+        return match user {
+            Some(user) => {
+                let actor = Actor { user_id: Some(user.id), username: user.username.clone(), ip };
+                Ok(Some(Identity { user, actor, csrf: None }))
+            }
+            None => Err(AppError::Unauthorized(
+                "this API token is not valid (unknown, revoked or its user is inactive)".to_string(),
+            )),
+        };
+    }
+    let session = req.get_session();
+    let (Ok(Some(uid)), Ok(Some(epoch)), Ok(Some(at)), Ok(Some(csrf))) = (
+        session.get::<i64>(UID),
+        session.get::<i32>(EPOCH),
+        session.get::<i64>(SIGNED_IN_AT),
+        session.get::<String>(CSRF),
+    ) else {
+        return Ok(None);
+    };
+    if now_secs() - at > SESSION_HOURS * 3600 {
+        end_session(&session);
+        return Ok(None);
+    }
+    let user = super::routes::with_db(&state, move |c| users::active_user(c, uid)).await?;
+    match user {
+        Some(user) if user.session_epoch == epoch => {
+            let actor = Actor { user_id: Some(user.id), username: user.username.clone(), ip };
+            Ok(Some(Identity { user, actor, csrf: Some(csrf) }))
+        }
+        _ => {
+            end_session(&session);
+            Ok(None)
+        }
+    }
+}
+
+impl FromRequest for Identity {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    /// API paths answer 401 JSON; pages send the browser to the sign-in page.
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            match resolve(&req).await {
+                Ok(Some(identity)) => Ok(identity),
+                Ok(None) if !req.path().starts_with("/api/") => Err(to_sign_in(&req)),
+                Ok(None) => Err(AppError::Unauthorized(
+                    "sign in first: send `Authorization: Bearer <API token>` or a session cookie".to_string(),
+                )
+                .into()),
+                Err(e) => Err(e.into()),
+            }
+        })
+    }
+}
+
+/// A redirect to the sign-in page that comes back to this page.
+fn to_sign_in(req: &HttpRequest) -> actix_web::Error {
+    let back = if req.method() == actix_web::http::Method::GET {
+        req.uri().path_and_query().map(|p| p.as_str().to_string()).unwrap_or_else(|| "/".to_string())
+    } else {
+        "/".to_string()
+    };
+    let location = format!("/login?next={}", encode_component(&back));
+    let response = HttpResponse::SeeOther().insert_header((header::LOCATION, location)).finish();
+    actix_web::error::InternalError::from_response("sign in first", response).into()
+}
+
+/// Percent-encodes a query value.
+pub fn encode_component(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Where to go after sign-in: only a path on this service (never `//host`
+/// or `https://…`, which would send the user elsewhere).
+pub fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') && n.len() < 500 => n.to_string(),
+        _ => "/".to_string(),
+    }
+}
