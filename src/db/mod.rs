@@ -7,6 +7,7 @@
 
 pub mod hands;
 pub mod ledger;
+pub mod reports;
 pub mod schema;
 pub mod tables;
 pub mod writer;
