@@ -553,3 +553,92 @@ fn bad_parameters_are_422_naming_them() {
     let (status, _, _) = get_raw(&app, "/reports/nothing");
     assert_eq!(status, 404);
 }
+
+/// The kinds the jackpot sign-offs write (`jackpot_payout` on a seating,
+/// `jackpot_return` on the pool, both naming the hit), inserted here as the
+/// sign-off code will write them: the reports count them by kind name.
+fn payouts_and_returns(backend: &str) {
+    use pitboss::db::schema::ledger_entries;
+    let app = spawn_app(backend);
+    let pool = expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "100"}), 201)["id"].as_i64().unwrap();
+    let table = create_table(&app, "t", pool, "Europe/London", "06:00");
+    for (s, p) in [(1, "Ann"), (2, "Ben"), (3, "Cat"), (4, "Dan")] {
+        seat(&app, table, s, p, "200");
+    }
+    let all = [1, 2, 3, 4];
+    play(&app, table, &showdown(&DEAL_BAD_BEAT, &all, 0));
+    play(&app, table, &showdown(&DEAL_BAD_BEAT, &all, 0));
+    let hit = |n: i64| get(&app, &format!("/api/v1/tables/{table}/hands/{n}"))["jackpot_hits"][0].clone();
+    let (paid_hit, rejected_hit) = (hit(1), hit(2));
+    let paid_amount = dec(&paid_hit["amount"]);
+    assert_eq!(paid_amount, d("100.40"));
+    let view = get(&app, &format!("/api/v1/tables/{table}"));
+    let seating = |s: i64| arr(&view["seats"]).iter().find(|x| x["seat"] == json!(s)).unwrap().clone();
+
+    let mut conn = pitboss::db::DbConnection::establish(&app.database_url).unwrap();
+    let now = Utc::now().naive_utc();
+    let cents = |d: Decimal| i64::try_from(d * Decimal::ONE_HUNDRED).unwrap();
+    // Paid 50% to the loser (seat 1), 25% to the winner (seat 2), 25% to seat 3.
+    let half = cents(paid_amount) / 2;
+    let quarter = cents(paid_amount) / 4;
+    for (s, amount) in [(1, half), (2, quarter), (3, cents(paid_amount) - half - quarter)] {
+        let seat = seating(s);
+        diesel::insert_into(ledger_entries::table)
+            .values((
+                ledger_entries::table_id.eq(table),
+                ledger_entries::seating_id.eq(seat["seating_id"].as_i64().unwrap()),
+                ledger_entries::jackpot_hit_id.eq(paid_hit["id"].as_i64().unwrap()),
+                ledger_entries::kind.eq("jackpot_payout"),
+                ledger_entries::amount_cents.eq(amount),
+                ledger_entries::created_at.eq(now),
+                ledger_entries::balance_after_cents.eq(cents(dec(&seat["stack"])) + amount),
+            ))
+            .execute(&mut conn)
+            .unwrap();
+    }
+    let rejected = dec(&rejected_hit["amount"]);
+    diesel::insert_into(ledger_entries::table)
+        .values((
+            ledger_entries::pool_id.eq(pool),
+            ledger_entries::jackpot_hit_id.eq(rejected_hit["id"].as_i64().unwrap()),
+            ledger_entries::kind.eq("jackpot_return"),
+            ledger_entries::amount_cents.eq(cents(rejected)),
+            ledger_entries::reason.eq("not a bad beat under the posted rules"),
+            ledger_entries::created_at.eq(now),
+        ))
+        .execute(&mut conn)
+        .unwrap();
+
+    let today = Utc::now().date_naive();
+    let range = format!("from={}&to={}", today - Duration::days(1), today + Duration::days(1));
+    let jp = get(&app, &format!("/reports/jackpots.json?{range}"));
+    let p = &jp["pools"][0];
+    assert_eq!(dec(&p["paid_out"]), paid_amount);
+    assert_eq!(dec(&p["returned"]), rejected);
+    assert_eq!(dec(&p["closing"]), dec(&get(&app, &format!("/api/v1/pools/{pool}"))["balance"]));
+    assert_eq!(
+        dec(&p["closing"]),
+        dec(&p["opening"]) + dec(&p["seeds"]) + dec(&p["contributions"]) - dec(&p["locked"]) + dec(&p["returned"])
+    );
+    let hits = arr(&jp["hits"]);
+    assert_eq!((hits[0]["status"].as_str(), dec(&hits[0]["paid"])), (Some("paid"), paid_amount));
+    assert_eq!((hits[1]["status"].as_str(), dec(&hits[1]["paid"])), (Some("returned"), Decimal::ZERO));
+
+    let sessions = get(&app, &format!("/reports/sessions.json?{range}"));
+    let list = arr(&sessions["sessions"]);
+    let rows = ledger(&app, table);
+    for session in list {
+        let mine: Vec<Value> = rows.iter().filter(|r| r["seating_id"] == session["seating_id"]).cloned().collect();
+        let k = sums_by_kind(&mine, |_| true);
+        assert_eq!(dec(&session["jackpot_payouts"]), sum(&k, "jackpot_payout"));
+        assert_eq!(dec(&session["net"]), sum(&k, "settlement") + sum(&k, "rake") + sum(&k, "jackpot_payout"));
+    }
+    assert_eq!(dec(&sessions["totals"]["jackpot_payouts"]), paid_amount);
+}
+
+#[test]
+fn jackpot_payouts_and_returns_by_kind() {
+    for backend in backends() {
+        payouts_and_returns(backend);
+    }
+}
