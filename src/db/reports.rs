@@ -541,6 +541,9 @@ pub struct JackpotReport {
     pub series: Vec<BalanceSeries>,
 }
 
+/// (hit id, created at, table id, hand number, kind, loser seat, winner seat, amount).
+type HitTuple = (i64, NaiveDateTime, i64, i32, String, i32, i32, i64);
+
 #[derive(Clone, Copy, Debug, Default)]
 struct PoolCell {
     opening: i64,
@@ -634,7 +637,7 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
 
         // Hits of this pool, and every ledger row naming them (locks,
         // payouts, returns and their reversals, whenever written).
-        let hits: Vec<(i64, NaiveDateTime, i64, i32, String, i32, i32, i64)> = jackpot_hits::table
+        let hits: Vec<HitTuple> = jackpot_hits::table
             .inner_join(hands::table.on(hands::id.eq(jackpot_hits::hand_id)))
             .filter(jackpot_hits::pool_id.eq(pool_id))
             .filter(jackpot_hits::created_at.ge(start))
@@ -907,7 +910,7 @@ pub fn session_report(conn: &mut DbConnection, range: &Range) -> Result<SessionR
             });
         }
     }
-    sessions.sort_by(|a, b| (a.seated_at, a.seating_id).cmp(&(b.seated_at, b.seating_id)));
+    sessions.sort_by_key(|s| (s.seated_at, s.seating_id));
     Ok(SessionReport {
         from: range.from,
         to: range.to,

@@ -125,6 +125,15 @@ fn money(d: rust_decimal::Decimal) -> String {
     format!("{d:.2}")
 }
 
+/// A name as a CSV field: one a spreadsheet would read as a formula (`=`,
+/// `+`, `-`, `@`, tab, CR first) gets a leading `'`, so it shows as text.
+fn text(name: &str) -> String {
+    match name.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{name}"),
+        _ => name.to_string(),
+    }
+}
+
 fn utc(t: chrono::DateTime<chrono::Utc>) -> String {
     t.format("%Y-%m-%d %H:%M:%S").to_string()
 }
@@ -207,7 +216,7 @@ pub async fn rake_csv(state: web::Data<AppState>, req: HttpRequest) -> Result<Ht
         csv.row([
             r.gaming_day.to_string(),
             r.table_id.to_string(),
-            r.table.clone(),
+            text(&r.table),
             r.hands.to_string(),
             money(r.rake),
             money(r.house),
@@ -304,7 +313,7 @@ pub async fn jackpots_csv(state: web::Data<AppState>, req: HttpRequest) -> Resul
     for p in &report.pools {
         csv.row(pool_fields(
             p.pool_id.to_string(),
-            p.pool.clone(),
+            text(&p.pool),
             [p.opening, p.seeds, p.contributions, p.locked, p.returned, p.other, p.paid_out, p.closing],
         ))?;
     }
@@ -336,11 +345,11 @@ pub async fn jackpots_csv(state: web::Data<AppState>, req: HttpRequest) -> Resul
             utc(h.created_at),
             h.gaming_day.to_string(),
             h.pool_id.to_string(),
-            h.pool.clone(),
+            text(&h.pool),
             h.table_id.to_string(),
-            h.table.clone(),
+            text(&h.table),
             h.hand.to_string(),
-            h.kind.clone(),
+            text(&h.kind),
             h.loser_seat.to_string(),
             h.winner_seat.to_string(),
             money(h.amount),
@@ -393,9 +402,9 @@ pub async fn sessions_csv(state: web::Data<AppState>, req: HttpRequest) -> Resul
         let mut fields = vec![
             s.seating_id.to_string(),
             s.table_id.to_string(),
-            s.table.clone(),
+            text(&s.table),
             s.seat.to_string(),
-            s.player.clone(),
+            text(&s.player),
             utc(s.seated_at),
             s.gaming_day.to_string(),
             s.status.to_string(),
@@ -411,4 +420,15 @@ pub async fn sessions_csv(state: web::Data<AppState>, req: HttpRequest) -> Resul
     total.extend([t.buy_in, t.add_ons, t.cash_out, t.rake, t.jackpot_payouts, t.stack, t.net].into_iter().map(money));
     csv.row(total)?;
     csv.respond("sessions", &range)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_that_look_like_formulas_stay_text() {
+        assert_eq!(super::text("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(super::text("-1"), "'-1");
+        assert_eq!(super::text("Alice"), "Alice");
+        assert_eq!(super::text(""), "");
+    }
 }
