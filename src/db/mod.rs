@@ -9,6 +9,7 @@ pub mod audit;
 pub mod hands;
 pub mod jackpots;
 pub mod ledger;
+pub mod reports;
 pub mod schema;
 pub mod tables;
 pub mod users;

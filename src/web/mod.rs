@@ -2,9 +2,11 @@
 
 pub mod account;
 pub mod auth;
+pub mod charts;
 pub mod error;
 pub mod floor;
 pub mod pages;
+pub mod reports;
 pub mod routes;
 pub mod startup;
 

@@ -6,7 +6,7 @@ use actix_web::dev::Server;
 use actix_web::{error::InternalError, middleware, web, App, HttpServer, ResponseError};
 
 use super::routes::{self, hands, health, jackpots, score, tables, users};
-use super::{account, floor, pages};
+use super::{account, floor, pages, reports};
 use crate::db::{self, Database};
 use crate::error::AppError;
 
@@ -84,6 +84,23 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/tables/{id}/hands/{number}/sheet.json", web::get().to(pages::sheet_json))
         .route("/tables/{id}/hands/{number}/sheet.csv", web::get().to(pages::sheet_csv))
         .route("/static/{file}", web::get().to(pages::static_file))
+        // Reports (accountant): every route under /reports, GET only.
+        .service(
+            web::scope("/reports")
+                .route("", web::get().to(reports::index))
+                .route("/rake", web::get().to(reports::rake_page))
+                .route("/rake.csv", web::get().to(reports::rake_csv))
+                .route("/rake.json", web::get().to(reports::rake_json))
+                .route("/rake.svg", web::get().to(reports::rake_svg))
+                .route("/jackpots", web::get().to(reports::jackpots_page))
+                .route("/jackpots.csv", web::get().to(reports::jackpots_csv))
+                .route("/jackpots.json", web::get().to(reports::jackpots_json))
+                .route("/jackpots.svg", web::get().to(reports::jackpots_svg))
+                .route("/sessions", web::get().to(reports::sessions_page))
+                .route("/sessions.csv", web::get().to(reports::sessions_csv))
+                .route("/sessions.json", web::get().to(reports::sessions_json))
+                .default_service(web::to(routes::not_found)),
+        )
         .route("/healthz", web::get().to(health::healthz))
         .route("/readyz", web::get().to(health::readyz))
         .service(

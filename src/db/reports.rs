@@ -1,0 +1,1010 @@
+//! The accountant's reports: rake by gaming day and table, jackpot pools and
+//! hits, player sessions. Each is a plain struct with its rows and totals,
+//! computed from the ledger (money in cents, shown with two decimals).
+//!
+//! Bucketing by gaming day happens here, in Rust, on the rows of a padded UTC
+//! window (the same SQL on both backends): a gaming day of a table is the
+//! local date of (local time − the table's cutoff).
+//!
+//! Reversals (a void) are netted against the kind of the row they reverse: a
+//! voided hand's rake is not rake. In the rake report every row counts on the
+//! gaming day its hand was committed, so a voided hand vanishes from its day
+//! (and from the hand count). In the jackpot report rows count on the day they
+//! were written, so balances are the pool's true balance over time.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use chrono_tz::Tz;
+use diesel::prelude::*;
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use super::schema::{casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pools, seatings, showdowns};
+use super::DbConnection;
+use crate::error::AppError;
+use crate::money::from_cents;
+
+/// The longest range a report covers, in gaming days.
+pub const MAX_DAYS: i64 = 366;
+/// Gaming days in the default range (ending with today's).
+pub const DEFAULT_DAYS: i64 = 7;
+
+/// The gaming day of an instant: the local date of (local time − cutoff). A
+/// table with cutoff 06:00 books 05:59 local time to the day before.
+pub fn gaming_day(utc: NaiveDateTime, tz: Tz, cutoff: NaiveTime) -> NaiveDate {
+    let local = tz.from_utc_datetime(&utc).naive_local();
+    (local - cutoff.signed_duration_since(NaiveTime::MIN)).date()
+}
+
+/// A time zone and a cutoff: how a table (or a pool) counts gaming days.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub tz: Tz,
+    pub cutoff: NaiveTime,
+}
+
+impl Clock {
+    pub const UTC_MIDNIGHT: Clock = Clock { tz: chrono_tz::UTC, cutoff: NaiveTime::MIN };
+
+    pub fn day(&self, utc: NaiveDateTime) -> NaiveDate {
+        gaming_day(utc, self.tz, self.cutoff)
+    }
+
+    /// The UTC instant a gaming day starts (for chart axes; around a DST
+    /// change the earliest reading of the local time).
+    pub fn day_start(&self, day: NaiveDate) -> NaiveDateTime {
+        let local = day.and_time(self.cutoff);
+        match self.tz.from_local_datetime(&local).earliest() {
+            Some(t) => t.naive_utc(),
+            // The cutoff falls in a DST gap: an hour later exists.
+            None => {
+                self.tz.from_local_datetime(&(local + Duration::hours(1))).earliest().map_or(local, |t| t.naive_utc())
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TableInfo {
+    pub id: i64,
+    pub name: String,
+    pub pool_id: Option<i64>,
+    pub clock: Clock,
+}
+
+/// Every table, by id.
+pub fn all_tables(conn: &mut DbConnection) -> Result<Vec<TableInfo>, AppError> {
+    let rows: Vec<(i64, String, Option<i64>, String, String)> = casino_tables::table
+        .order(casino_tables::id.asc())
+        .select((
+            casino_tables::id,
+            casino_tables::name,
+            casino_tables::pool_id,
+            casino_tables::time_zone,
+            casino_tables::gaming_day_cutoff,
+        ))
+        .load(conn)?;
+    rows.into_iter()
+        .map(|(id, name, pool_id, tz, cutoff)| {
+            let tz = tz.parse::<Tz>().map_err(|_| AppError::Internal(format!("table {id}: time zone {tz:?}")))?;
+            let cutoff = NaiveTime::parse_from_str(&cutoff, "%H:%M")
+                .map_err(|_| AppError::Internal(format!("table {id}: gaming-day cutoff {cutoff:?}")))?;
+            Ok(TableInfo { id, name, pool_id, clock: Clock { tz, cutoff } })
+        })
+        .collect()
+}
+
+// ---- parameters ----
+
+/// The query parameters as given (empty values count as absent).
+#[derive(Clone, Debug, Default)]
+pub struct RawParams {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    pub table: Option<String>,
+}
+
+impl RawParams {
+    /// From query pairs; an unknown parameter is an error naming it.
+    pub fn from_pairs(pairs: &[(String, String)]) -> Result<RawParams, AppError> {
+        let mut raw = RawParams::default();
+        for (key, value) in pairs {
+            let value = value.trim();
+            let slot = match key.as_str() {
+                "from" => &mut raw.from,
+                "to" => &mut raw.to,
+                "table" => &mut raw.table,
+                other => {
+                    return Err(AppError::Invalid(format!(
+                        "unknown parameter {other:?}; a report takes from, to and table"
+                    )))
+                }
+            };
+            *slot = (!value.is_empty()).then(|| value.to_string());
+        }
+        Ok(raw)
+    }
+}
+
+/// A checked range of gaming days (inclusive) and an optional table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Range {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub table: Option<i64>,
+}
+
+impl Range {
+    pub fn days(&self) -> impl Iterator<Item = NaiveDate> {
+        let to = self.to;
+        self.from.iter_days().take_while(move |d| *d <= to)
+    }
+
+    pub fn contains(&self, day: NaiveDate) -> bool {
+        self.from <= day && day <= self.to
+    }
+
+    /// A UTC window holding every instant of the range's gaming days in any
+    /// time zone (a gaming day lies within local [day, day + 2), and a zone
+    /// is at most 14 hours from UTC).
+    fn window(&self) -> (NaiveDateTime, NaiveDateTime) {
+        let start = (self.from - Duration::days(1)).and_time(NaiveTime::MIN);
+        let end = (self.to + Duration::days(3)).and_time(NaiveTime::MIN);
+        (start, end)
+    }
+}
+
+fn parse_day(text: &str, name: &str) -> Result<NaiveDate, AppError> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|_| AppError::Invalid(format!("{name} {text:?} is not a date YYYY-MM-DD")))
+}
+
+/// Checks the parameters. Defaults: `to` is today's gaming day (the table's,
+/// or the latest among all tables); `from` is `to` − 6 days (7 gaming days).
+pub fn resolve(conn: &mut DbConnection, raw: &RawParams, now: NaiveDateTime) -> Result<Range, AppError> {
+    let tables = all_tables(conn)?;
+    let table = match &raw.table {
+        None => None,
+        Some(text) => {
+            let id: i64 = text.parse().map_err(|_| AppError::Invalid(format!("table {text:?} is not a table id")))?;
+            Some(
+                tables
+                    .iter()
+                    .find(|t| t.id == id)
+                    .ok_or_else(|| AppError::Invalid(format!("table {id} is not a table")))?,
+            )
+        }
+    };
+    let from = raw.from.as_deref().map(|t| parse_day(t, "from")).transpose()?;
+    let to = raw.to.as_deref().map(|t| parse_day(t, "to")).transpose()?;
+    let today = match table {
+        Some(t) => t.clock.day(now),
+        None => tables.iter().map(|t| t.clock.day(now)).max().unwrap_or(now.date()),
+    };
+    let to = to.unwrap_or(today);
+    let from = from.unwrap_or(to - Duration::days(DEFAULT_DAYS - 1));
+    if from > to {
+        return Err(AppError::Invalid(format!("from {from} is after to {to}")));
+    }
+    let days = (to - from).num_days() + 1;
+    if days > MAX_DAYS {
+        return Err(AppError::Invalid(format!(
+            "from {from} to {to} is {days} gaming days; a report covers at most {MAX_DAYS}"
+        )));
+    }
+    Ok(Range { from, to, table: table.map(|t| t.id) })
+}
+
+fn selected_tables(conn: &mut DbConnection, range: &Range) -> Result<Vec<TableInfo>, AppError> {
+    Ok(all_tables(conn)?.into_iter().filter(|t| range.table.is_none_or(|id| id == t.id)).collect())
+}
+
+/// Ledger kinds the reports know (the lead's sign-off work adds the last two).
+pub mod kind {
+    pub const BUY_IN: &str = "buy_in";
+    pub const ADD_ON: &str = "add_on";
+    pub const CASH_OUT: &str = "cash_out";
+    pub const RAKE: &str = "rake";
+    pub const HOUSE_RAKE: &str = "house_rake";
+    pub const JACKPOT_CONTRIBUTION: &str = "jackpot_contribution";
+    pub const POOL_SEED: &str = "pool_seed";
+    pub const JACKPOT_LOCK: &str = "jackpot_lock";
+    pub const REVERSAL: &str = "reversal";
+    pub const JACKPOT_PAYOUT: &str = "jackpot_payout";
+    pub const JACKPOT_RETURN: &str = "jackpot_return";
+}
+
+/// A ledger row as the reports read it.
+#[derive(Clone, Debug)]
+struct Row {
+    id: i64,
+    hand_id: Option<i64>,
+    seating_id: Option<i64>,
+    jackpot_hit_id: Option<i64>,
+    kind: String,
+    amount: i64,
+    reverses_id: Option<i64>,
+    created_at: NaiveDateTime,
+}
+
+type RowTuple = (i64, Option<i64>, Option<i64>, Option<i64>, String, i64, Option<i64>, NaiveDateTime);
+
+fn row_columns() -> (
+    ledger_entries::id,
+    ledger_entries::hand_id,
+    ledger_entries::seating_id,
+    ledger_entries::jackpot_hit_id,
+    ledger_entries::kind,
+    ledger_entries::amount_cents,
+    ledger_entries::reverses_id,
+    ledger_entries::created_at,
+) {
+    (
+        ledger_entries::id,
+        ledger_entries::hand_id,
+        ledger_entries::seating_id,
+        ledger_entries::jackpot_hit_id,
+        ledger_entries::kind,
+        ledger_entries::amount_cents,
+        ledger_entries::reverses_id,
+        ledger_entries::created_at,
+    )
+}
+
+fn rows(tuples: Vec<RowTuple>) -> Vec<Row> {
+    tuples
+        .into_iter()
+        .map(|(id, hand_id, seating_id, jackpot_hit_id, kind, amount, reverses_id, created_at)| Row {
+            id,
+            hand_id,
+            seating_id,
+            jackpot_hit_id,
+            kind,
+            amount,
+            reverses_id,
+            created_at,
+        })
+        .collect()
+}
+
+/// The kind a row counts as: a reversal counts as the kind of the row it
+/// reverses (looked up in `kinds`, id → kind), anything else as itself.
+fn effective_kind<'a>(row: &'a Row, kinds: &'a HashMap<i64, String>) -> Option<&'a str> {
+    if row.kind == kind::REVERSAL {
+        row.reverses_id.and_then(|id| kinds.get(&id)).map(String::as_str)
+    } else {
+        Some(row.kind.as_str())
+    }
+}
+
+/// The kinds of these rows, id → kind, for the ids not already known.
+fn fetch_kinds(conn: &mut DbConnection, ids: &[i64], kinds: &mut HashMap<i64, String>) -> Result<(), AppError> {
+    let missing: Vec<i64> = ids.iter().copied().filter(|id| !kinds.contains_key(id)).collect();
+    for chunk in missing.chunks(500) {
+        let found: Vec<(i64, String)> = ledger_entries::table
+            .filter(ledger_entries::id.eq_any(chunk))
+            .select((ledger_entries::id, ledger_entries::kind))
+            .load(conn)?;
+        kinds.extend(found);
+    }
+    Ok(())
+}
+
+/// `SUM(amount_cents)` as BIGINT on both backends.
+fn sum_cents() -> diesel::expression::SqlLiteral<diesel::sql_types::BigInt> {
+    diesel::dsl::sql::<diesel::sql_types::BigInt>("CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT)")
+}
+
+// ---- 1. rake ----
+
+/// One gaming day at one table.
+#[derive(Clone, Debug, Serialize)]
+pub struct RakeRow {
+    pub gaming_day: NaiveDate,
+    pub table_id: i64,
+    pub table: String,
+    /// Hands committed that day and not voided.
+    pub hands: i64,
+    /// Rake collected from the seats (= house + jackpot).
+    pub rake: Decimal,
+    pub house: Decimal,
+    pub jackpot: Decimal,
+}
+
+/// One gaming day, all selected tables (every day of the range, also empty ones).
+#[derive(Clone, Debug, Serialize)]
+pub struct RakeDay {
+    pub gaming_day: NaiveDate,
+    pub hands: i64,
+    pub rake: Decimal,
+    pub house: Decimal,
+    pub jackpot: Decimal,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RakeTotals {
+    pub hands: i64,
+    pub rake: Decimal,
+    pub house: Decimal,
+    pub jackpot: Decimal,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RakeReport {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub table: Option<i64>,
+    pub rows: Vec<RakeRow>,
+    pub days: Vec<RakeDay>,
+    pub totals: RakeTotals,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct RakeCell {
+    hands: i64,
+    rake: i64,
+    house: i64,
+    jackpot: i64,
+}
+
+impl RakeCell {
+    fn add(&mut self, other: &RakeCell) {
+        self.hands += other.hands;
+        self.rake += other.rake;
+        self.house += other.house;
+        self.jackpot += other.jackpot;
+    }
+}
+
+/// Rake per (gaming day, table): every rake, house-share and contribution row
+/// (net of reversals) counts on the gaming day its hand was committed.
+pub fn rake_report(conn: &mut DbConnection, range: &Range) -> Result<RakeReport, AppError> {
+    let (start, end) = range.window();
+    let tables = selected_tables(conn, range)?;
+    let mut cells: BTreeMap<(NaiveDate, i64), RakeCell> = BTreeMap::new();
+    for t in &tables {
+        let committed: Vec<(i64, NaiveDateTime, Option<i64>)> = hands::table
+            .inner_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
+            .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
+            .filter(hands::table_id.eq(t.id))
+            .filter(showdowns::committed_at.ge(start))
+            .filter(showdowns::committed_at.lt(end))
+            .select((hands::id, showdowns::committed_at, hand_voids::id.nullable()))
+            .load(conn)?;
+        let mut day_of: HashMap<i64, NaiveDate> = HashMap::new();
+        for (hand, committed_at, voided) in committed {
+            let day = t.clock.day(committed_at);
+            if !range.contains(day) {
+                continue;
+            }
+            day_of.insert(hand, day);
+            if voided.is_none() {
+                cells.entry((day, t.id)).or_default().hands += 1;
+            }
+        }
+        if day_of.is_empty() {
+            continue;
+        }
+        // The hands' rows (by the hand index), whenever written.
+        let hand_ids: Vec<i64> = day_of.keys().copied().collect();
+        let mut money = Vec::new();
+        for chunk in hand_ids.chunks(500) {
+            money.extend(rows(
+                ledger_entries::table
+                    .filter(ledger_entries::hand_id.eq_any(chunk))
+                    .filter(ledger_entries::kind.eq_any([
+                        kind::RAKE,
+                        kind::HOUSE_RAKE,
+                        kind::JACKPOT_CONTRIBUTION,
+                        kind::REVERSAL,
+                    ]))
+                    .select(row_columns())
+                    .load(conn)?,
+            ));
+        }
+        let kinds: HashMap<i64, String> =
+            money.iter().filter(|r| r.kind != kind::REVERSAL).map(|r| (r.id, r.kind.clone())).collect();
+        for row in &money {
+            let Some(day) = row.hand_id.and_then(|h| day_of.get(&h)) else { continue };
+            let cell = cells.entry((*day, t.id)).or_default();
+            match effective_kind(row, &kinds) {
+                Some(kind::RAKE) => cell.rake -= row.amount,
+                Some(kind::HOUSE_RAKE) => cell.house += row.amount,
+                Some(kind::JACKPOT_CONTRIBUTION) => cell.jackpot += row.amount,
+                _ => {}
+            }
+        }
+    }
+    let name = |id: i64| tables.iter().find(|t| t.id == id).map(|t| t.name.clone()).unwrap_or_default();
+    let mut totals = RakeCell::default();
+    let mut per_day: BTreeMap<NaiveDate, RakeCell> = range.days().map(|d| (d, RakeCell::default())).collect();
+    let mut out = Vec::new();
+    for ((day, table_id), cell) in &cells {
+        if cell.hands == 0 && cell.rake == 0 && cell.house == 0 && cell.jackpot == 0 {
+            continue;
+        }
+        totals.add(cell);
+        per_day.entry(*day).or_default().add(cell);
+        out.push(RakeRow {
+            gaming_day: *day,
+            table_id: *table_id,
+            table: name(*table_id),
+            hands: cell.hands,
+            rake: from_cents(cell.rake),
+            house: from_cents(cell.house),
+            jackpot: from_cents(cell.jackpot),
+        });
+    }
+    Ok(RakeReport {
+        from: range.from,
+        to: range.to,
+        table: range.table,
+        rows: out,
+        days: per_day
+            .into_iter()
+            .map(|(gaming_day, c)| RakeDay {
+                gaming_day,
+                hands: c.hands,
+                rake: from_cents(c.rake),
+                house: from_cents(c.house),
+                jackpot: from_cents(c.jackpot),
+            })
+            .collect(),
+        totals: RakeTotals {
+            hands: totals.hands,
+            rake: from_cents(totals.rake),
+            house: from_cents(totals.house),
+            jackpot: from_cents(totals.jackpot),
+        },
+    })
+}
+
+// ---- 2. jackpots ----
+
+/// One pool over the range. `closing` = `opening` + `seeds` + `contributions`
+/// − `locked` + `returned` + `other`, and is the sum of the pool's ledger rows
+/// written up to the end of the range.
+#[derive(Clone, Debug, Serialize)]
+pub struct PoolRow {
+    pub pool_id: i64,
+    pub pool: String,
+    /// The balance before the first gaming day of the range.
+    pub opening: Decimal,
+    /// Seeds (at creation and each restart after a hit).
+    pub seeds: Decimal,
+    pub contributions: Decimal,
+    /// Hits locked (taken out of the pool).
+    pub locked: Decimal,
+    /// Rejected hits returned to the pool.
+    pub returned: Decimal,
+    /// Any other pool rows (none today; kept so the balance always adds up).
+    pub other: Decimal,
+    /// Paid to players out of locked hits (these leave the hit, not the pool).
+    pub paid_out: Decimal,
+    pub closing: Decimal,
+}
+
+/// A jackpot hit whose lock falls in the range.
+#[derive(Clone, Debug, Serialize)]
+pub struct HitRow {
+    pub hit_id: i64,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    pub gaming_day: NaiveDate,
+    pub pool_id: i64,
+    pub pool: String,
+    pub table_id: i64,
+    pub table: String,
+    pub hand: i32,
+    pub kind: String,
+    pub loser_seat: i32,
+    pub winner_seat: i32,
+    pub amount: Decimal,
+    /// Paid out of this hit so far.
+    pub paid: Decimal,
+    /// From the ledger: `locked` (awaiting sign-off), `paid`, `returned` (rejected) or `voided` (its hand was voided).
+    pub status: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct JackpotTotals {
+    pub opening: Decimal,
+    pub seeds: Decimal,
+    pub contributions: Decimal,
+    pub locked: Decimal,
+    pub returned: Decimal,
+    pub other: Decimal,
+    pub paid_out: Decimal,
+    pub closing: Decimal,
+}
+
+/// A pool's balance over the range, for the chart: the opening balance at
+/// `start`, then the balance after each row.
+#[derive(Clone, Debug)]
+pub struct BalanceSeries {
+    pub pool: String,
+    pub start: NaiveDateTime,
+    pub end: NaiveDateTime,
+    pub opening: i64,
+    pub points: Vec<(NaiveDateTime, i64)>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct JackpotReport {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub table: Option<i64>,
+    pub pools: Vec<PoolRow>,
+    pub hits: Vec<HitRow>,
+    pub totals: JackpotTotals,
+    #[serde(skip)]
+    pub series: Vec<BalanceSeries>,
+}
+
+/// (hit id, created at, table id, hand number, kind, loser seat, winner seat, amount).
+type HitTuple = (i64, NaiveDateTime, i64, i32, String, i32, i32, i64);
+
+#[derive(Clone, Copy, Debug, Default)]
+struct PoolCell {
+    opening: i64,
+    seeds: i64,
+    contributions: i64,
+    locked: i64,
+    returned: i64,
+    other: i64,
+    paid_out: i64,
+}
+
+impl PoolCell {
+    fn closing(&self) -> i64 {
+        self.opening + self.seeds + self.contributions - self.locked + self.returned + self.other
+    }
+
+    fn add(&mut self, o: &PoolCell) {
+        self.opening += o.opening;
+        self.seeds += o.seeds;
+        self.contributions += o.contributions;
+        self.locked += o.locked;
+        self.returned += o.returned;
+        self.other += o.other;
+        self.paid_out += o.paid_out;
+    }
+}
+
+/// Pools (all, or the one the `table` feeds): a pool counts gaming days by
+/// the first table (lowest id) that feeds it, or by UTC midnight if none does.
+pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotReport, AppError> {
+    let (start, end) = range.window();
+    let tables = all_tables(conn)?;
+    let all_pools: Vec<(i64, String)> =
+        pools::table.order(pools::id.asc()).select((pools::id, pools::name)).load(conn)?;
+    let selected: Vec<(i64, String)> = match range.table {
+        None => all_pools,
+        Some(id) => {
+            let feeds = tables.iter().find(|t| t.id == id).and_then(|t| t.pool_id);
+            all_pools.into_iter().filter(|p| Some(p.0) == feeds).collect()
+        }
+    };
+    let clock_of = |pool: i64| tables.iter().find(|t| t.pool_id == Some(pool)).map_or(Clock::UTC_MIDNIGHT, |t| t.clock);
+    let table_name = |id: i64| tables.iter().find(|t| t.id == id).map(|t| t.name.clone()).unwrap_or_default();
+
+    let mut pool_rows = Vec::new();
+    let mut series = Vec::new();
+    let mut hits_out = Vec::new();
+    let mut totals = PoolCell::default();
+    for (pool_id, pool_name) in &selected {
+        let clock = clock_of(*pool_id);
+        let mut cell = PoolCell {
+            opening: ledger_entries::table
+                .filter(ledger_entries::pool_id.eq(pool_id))
+                .filter(ledger_entries::created_at.lt(start))
+                .select(sum_cents())
+                .get_result(conn)?,
+            ..Default::default()
+        };
+        let window = rows(
+            ledger_entries::table
+                .filter(ledger_entries::pool_id.eq(pool_id))
+                .filter(ledger_entries::created_at.ge(start))
+                .filter(ledger_entries::created_at.lt(end))
+                .order(ledger_entries::id.asc())
+                .select(row_columns())
+                .load(conn)?,
+        );
+        let mut kinds: HashMap<i64, String> =
+            window.iter().filter(|r| r.kind != kind::REVERSAL).map(|r| (r.id, r.kind.clone())).collect();
+        let reversed: Vec<i64> = window.iter().filter_map(|r| r.reverses_id).collect();
+        fetch_kinds(conn, &reversed, &mut kinds)?;
+        let mut points = Vec::new();
+        for row in &window {
+            let day = clock.day(row.created_at);
+            if day < range.from {
+                cell.opening += row.amount;
+                continue;
+            }
+            if day > range.to {
+                continue;
+            }
+            match effective_kind(row, &kinds) {
+                Some(kind::POOL_SEED) => cell.seeds += row.amount,
+                Some(kind::JACKPOT_CONTRIBUTION) => cell.contributions += row.amount,
+                Some(kind::JACKPOT_LOCK) => cell.locked -= row.amount,
+                Some(kind::JACKPOT_RETURN) => cell.returned += row.amount,
+                _ => cell.other += row.amount,
+            }
+            points.push((row.created_at, cell.closing()));
+        }
+
+        // Hits of this pool, and every ledger row naming them (locks,
+        // payouts, returns and their reversals, whenever written).
+        let hits: Vec<HitTuple> = jackpot_hits::table
+            .inner_join(hands::table.on(hands::id.eq(jackpot_hits::hand_id)))
+            .filter(jackpot_hits::pool_id.eq(pool_id))
+            .filter(jackpot_hits::created_at.ge(start))
+            .order(jackpot_hits::id.asc())
+            .select((
+                jackpot_hits::id,
+                jackpot_hits::created_at,
+                hands::table_id,
+                hands::number,
+                jackpot_hits::kind,
+                jackpot_hits::loser_seat,
+                jackpot_hits::winner_seat,
+                jackpot_hits::amount_cents,
+            ))
+            .load(conn)?;
+        let hit_ids: Vec<i64> = hits.iter().map(|h| h.0).collect();
+        let mut hit_rows = Vec::new();
+        for chunk in hit_ids.chunks(500) {
+            hit_rows.extend(rows(
+                ledger_entries::table
+                    .filter(ledger_entries::jackpot_hit_id.eq_any(chunk))
+                    .order(ledger_entries::id.asc())
+                    .select(row_columns())
+                    .load(conn)?,
+            ));
+        }
+        // Payouts written in the range, of hits locked any time.
+        let payouts = rows(
+            ledger_entries::table
+                .inner_join(jackpot_hits::table.on(ledger_entries::jackpot_hit_id.eq(jackpot_hits::id.nullable())))
+                .filter(jackpot_hits::pool_id.eq(pool_id))
+                .filter(ledger_entries::seating_id.is_not_null())
+                .filter(ledger_entries::created_at.ge(start))
+                .filter(ledger_entries::created_at.lt(end))
+                .select(row_columns())
+                .load(conn)?,
+        );
+        let reversed: Vec<i64> = hit_rows.iter().chain(&payouts).filter_map(|r| r.reverses_id).collect();
+        for r in hit_rows.iter().chain(&payouts).filter(|r| r.kind != kind::REVERSAL) {
+            kinds.insert(r.id, r.kind.clone());
+        }
+        fetch_kinds(conn, &reversed, &mut kinds)?;
+        for row in &payouts {
+            if effective_kind(row, &kinds) == Some(kind::JACKPOT_PAYOUT) && range.contains(clock.day(row.created_at)) {
+                cell.paid_out += row.amount;
+            }
+        }
+        for (hit_id, created_at, table_id, hand, hit_kind, loser_seat, winner_seat, amount) in hits {
+            let day = clock.day(created_at);
+            if !range.contains(day) {
+                continue;
+            }
+            let (mut paid, mut returned, mut voided) = (0i64, 0i64, false);
+            for row in hit_rows.iter().filter(|r| r.jackpot_hit_id == Some(hit_id)) {
+                match (row.kind.as_str(), effective_kind(row, &kinds)) {
+                    (kind::REVERSAL, Some(kind::JACKPOT_LOCK)) => voided = true,
+                    (_, Some(kind::JACKPOT_PAYOUT)) if row.seating_id.is_some() => paid += row.amount,
+                    (_, Some(kind::JACKPOT_RETURN)) => returned += row.amount,
+                    _ => {}
+                }
+            }
+            let status = if voided {
+                "voided"
+            } else if returned > 0 {
+                "returned"
+            } else if paid > 0 {
+                "paid"
+            } else {
+                "locked"
+            };
+            hits_out.push(HitRow {
+                hit_id,
+                created_at: created_at.and_utc(),
+                gaming_day: day,
+                pool_id: *pool_id,
+                pool: pool_name.clone(),
+                table_id,
+                table: table_name(table_id),
+                hand,
+                kind: hit_kind,
+                loser_seat,
+                winner_seat,
+                amount: from_cents(amount),
+                paid: from_cents(paid),
+                status,
+            });
+        }
+        totals.add(&cell);
+        series.push(BalanceSeries {
+            pool: pool_name.clone(),
+            start: clock.day_start(range.from),
+            end: clock.day_start(range.to + Duration::days(1)),
+            opening: cell.opening,
+            points,
+        });
+        pool_rows.push(pool_row(*pool_id, pool_name.clone(), &cell));
+    }
+    let t = pool_row(0, String::new(), &totals);
+    Ok(JackpotReport {
+        from: range.from,
+        to: range.to,
+        table: range.table,
+        pools: pool_rows,
+        hits: hits_out,
+        totals: JackpotTotals {
+            opening: t.opening,
+            seeds: t.seeds,
+            contributions: t.contributions,
+            locked: t.locked,
+            returned: t.returned,
+            other: t.other,
+            paid_out: t.paid_out,
+            closing: t.closing,
+        },
+        series,
+    })
+}
+
+fn pool_row(pool_id: i64, pool: String, c: &PoolCell) -> PoolRow {
+    PoolRow {
+        pool_id,
+        pool,
+        opening: from_cents(c.opening),
+        seeds: from_cents(c.seeds),
+        contributions: from_cents(c.contributions),
+        locked: from_cents(c.locked),
+        returned: from_cents(c.returned),
+        other: from_cents(c.other),
+        paid_out: from_cents(c.paid_out),
+        closing: from_cents(c.closing()),
+    }
+}
+
+// ---- 3. player sessions ----
+
+/// One seating (a player's session in a seat) seated on a gaming day of the range.
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionRow {
+    pub seating_id: i64,
+    pub table_id: i64,
+    pub table: String,
+    pub seat: i32,
+    pub player: String,
+    pub seated_at: chrono::DateTime<chrono::Utc>,
+    pub gaming_day: NaiveDate,
+    /// `seated` or `cashed out`.
+    pub status: &'static str,
+    pub buy_in: Decimal,
+    pub add_ons: Decimal,
+    pub cash_out: Decimal,
+    /// Rake paid (net of voided hands).
+    pub rake: Decimal,
+    pub jackpot_payouts: Decimal,
+    /// The stack now (0 once cashed out).
+    pub stack: Decimal,
+    /// cash_out + stack − buy_in − add_ons: what the session won (lost if negative).
+    pub net: Decimal,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionTotals {
+    pub sessions: usize,
+    pub buy_in: Decimal,
+    pub add_ons: Decimal,
+    pub cash_out: Decimal,
+    pub rake: Decimal,
+    pub jackpot_payouts: Decimal,
+    pub stack: Decimal,
+    pub net: Decimal,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionReport {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub table: Option<i64>,
+    pub sessions: Vec<SessionRow>,
+    pub totals: SessionTotals,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct SessionCell {
+    buy_in: i64,
+    add_ons: i64,
+    cash_out: i64,
+    rake: i64,
+    jackpot_payouts: i64,
+    stack: i64,
+    cashed_out: bool,
+}
+
+impl SessionCell {
+    fn net(&self) -> i64 {
+        self.cash_out + self.stack - self.buy_in - self.add_ons
+    }
+}
+
+/// Every seating whose `seated_at` falls on a gaming day of the range (the
+/// table's clock), with all its rows (also those written after the range).
+pub fn session_report(conn: &mut DbConnection, range: &Range) -> Result<SessionReport, AppError> {
+    let (start, end) = range.window();
+    let tables = selected_tables(conn, range)?;
+    let mut sessions = Vec::new();
+    let mut totals = SessionCell::default();
+    for t in &tables {
+        let seated: Vec<(i64, i32, String, NaiveDateTime)> = seatings::table
+            .filter(seatings::table_id.eq(t.id))
+            .filter(seatings::seated_at.ge(start))
+            .filter(seatings::seated_at.lt(end))
+            .order(seatings::id.asc())
+            .select((seatings::id, seatings::seat, seatings::player, seatings::seated_at))
+            .load(conn)?;
+        let seated: Vec<_> = seated.into_iter().filter(|s| range.contains(t.clock.day(s.3))).collect();
+        let ids: Vec<i64> = seated.iter().map(|s| s.0).collect();
+        let mut all = Vec::new();
+        for chunk in ids.chunks(500) {
+            all.extend(rows(
+                ledger_entries::table
+                    .filter(ledger_entries::seating_id.eq_any(chunk))
+                    .order(ledger_entries::id.asc())
+                    .select(row_columns())
+                    .load(conn)?,
+            ));
+        }
+        let mut kinds: HashMap<i64, String> =
+            all.iter().filter(|r| r.kind != kind::REVERSAL).map(|r| (r.id, r.kind.clone())).collect();
+        let reversed: Vec<i64> = all.iter().filter_map(|r| r.reverses_id).collect();
+        fetch_kinds(conn, &reversed, &mut kinds)?;
+        let mut cells: HashMap<i64, SessionCell> = HashMap::new();
+        for row in &all {
+            let Some(seating) = row.seating_id else { continue };
+            let cell = cells.entry(seating).or_default();
+            cell.stack += row.amount;
+            match effective_kind(row, &kinds) {
+                Some(kind::BUY_IN) => cell.buy_in += row.amount,
+                Some(kind::ADD_ON) => cell.add_ons += row.amount,
+                Some(kind::CASH_OUT) => {
+                    cell.cash_out -= row.amount;
+                    cell.cashed_out |= row.kind == kind::CASH_OUT;
+                }
+                Some(kind::RAKE) => cell.rake -= row.amount,
+                Some(kind::JACKPOT_PAYOUT) => cell.jackpot_payouts += row.amount,
+                _ => {}
+            }
+        }
+        for (seating_id, seat, player, seated_at) in seated {
+            let c = cells.get(&seating_id).copied().unwrap_or_default();
+            totals.buy_in += c.buy_in;
+            totals.add_ons += c.add_ons;
+            totals.cash_out += c.cash_out;
+            totals.rake += c.rake;
+            totals.jackpot_payouts += c.jackpot_payouts;
+            totals.stack += c.stack;
+            sessions.push(SessionRow {
+                seating_id,
+                table_id: t.id,
+                table: t.name.clone(),
+                seat,
+                player,
+                seated_at: seated_at.and_utc(),
+                gaming_day: t.clock.day(seated_at),
+                status: if c.cashed_out { "cashed out" } else { "seated" },
+                buy_in: from_cents(c.buy_in),
+                add_ons: from_cents(c.add_ons),
+                cash_out: from_cents(c.cash_out),
+                rake: from_cents(c.rake),
+                jackpot_payouts: from_cents(c.jackpot_payouts),
+                stack: from_cents(c.stack),
+                net: from_cents(c.net()),
+            });
+        }
+    }
+    sessions.sort_by_key(|s| (s.seated_at, s.seating_id));
+    Ok(SessionReport {
+        from: range.from,
+        to: range.to,
+        table: range.table,
+        totals: SessionTotals {
+            sessions: sessions.len(),
+            buy_in: from_cents(totals.buy_in),
+            add_ons: from_cents(totals.add_ons),
+            cash_out: from_cents(totals.cash_out),
+            rake: from_cents(totals.rake),
+            jackpot_payouts: from_cents(totals.jackpot_payouts),
+            stack: from_cents(totals.stack),
+            net: from_cents(totals.net()),
+        },
+        sessions,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utc(text: &str) -> NaiveDateTime {
+        NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S").unwrap()
+    }
+
+    fn day(text: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+    }
+
+    fn six() -> NaiveTime {
+        NaiveTime::from_hms_opt(6, 0, 0).unwrap()
+    }
+
+    #[test]
+    fn before_and_after_the_cutoff() {
+        let la: Tz = "America/Los_Angeles".parse().unwrap();
+        // 2026-11-21 is PST (UTC−8): 06:00 local is 14:00 UTC.
+        assert_eq!(gaming_day(utc("2026-11-21 13:59:59"), la, six()), day("2026-11-20"));
+        assert_eq!(gaming_day(utc("2026-11-21 14:00:00"), la, six()), day("2026-11-21"));
+        // Local midnight to 05:59 belongs to the day before.
+        assert_eq!(gaming_day(utc("2026-11-22 08:30:00"), la, six()), day("2026-11-21"));
+    }
+
+    #[test]
+    fn across_a_dst_change() {
+        let la: Tz = "America/Los_Angeles".parse().unwrap();
+        // Clocks go forward at 02:00 on 2026-03-08: the cutoff moves from
+        // 14:00 UTC (PST) to 13:00 UTC (PDT).
+        assert_eq!(gaming_day(utc("2026-03-07 13:59:00"), la, six()), day("2026-03-06"));
+        assert_eq!(gaming_day(utc("2026-03-07 14:00:00"), la, six()), day("2026-03-07"));
+        assert_eq!(gaming_day(utc("2026-03-08 12:59:00"), la, six()), day("2026-03-07"));
+        assert_eq!(gaming_day(utc("2026-03-08 13:00:00"), la, six()), day("2026-03-08"));
+        // The short night (02:00–03:00 does not exist) is still the 7th.
+        assert_eq!(gaming_day(utc("2026-03-08 10:30:00"), la, six()), day("2026-03-07"));
+        // Clocks go back on 2026-11-01: 01:30 happens twice, both the 31st.
+        assert_eq!(gaming_day(utc("2026-11-01 08:30:00"), la, six()), day("2026-10-31"));
+        assert_eq!(gaming_day(utc("2026-11-01 09:30:00"), la, six()), day("2026-10-31"));
+        assert_eq!(gaming_day(utc("2026-11-01 14:00:00"), la, six()), day("2026-11-01"));
+    }
+
+    #[test]
+    fn east_of_utc_and_midnight_cutoff() {
+        let macau: Tz = "Asia/Macau".parse().unwrap();
+        let cutoff = NaiveTime::from_hms_opt(4, 30, 0).unwrap();
+        // UTC+8: 04:30 local is 20:30 UTC the day before.
+        assert_eq!(gaming_day(utc("2026-11-20 20:29:00"), macau, cutoff), day("2026-11-20"));
+        assert_eq!(gaming_day(utc("2026-11-20 20:30:00"), macau, cutoff), day("2026-11-21"));
+        assert_eq!(gaming_day(utc("2026-11-20 23:59:59"), chrono_tz::UTC, NaiveTime::MIN), day("2026-11-20"));
+        assert_eq!(gaming_day(utc("2026-11-21 00:00:00"), chrono_tz::UTC, NaiveTime::MIN), day("2026-11-21"));
+    }
+
+    #[test]
+    fn day_start_is_the_cutoff_in_utc() {
+        let la = Clock { tz: "America/Los_Angeles".parse().unwrap(), cutoff: six() };
+        assert_eq!(la.day_start(day("2026-03-07")), utc("2026-03-07 14:00:00"));
+        assert_eq!(la.day_start(day("2026-03-08")), utc("2026-03-08 13:00:00"));
+        // A cutoff inside the DST gap starts an hour later.
+        let two = Clock { tz: la.tz, cutoff: NaiveTime::from_hms_opt(2, 30, 0).unwrap() };
+        assert_eq!(two.day_start(day("2026-03-08")), utc("2026-03-08 10:30:00"));
+    }
+
+    #[test]
+    fn params() {
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        };
+        let raw = RawParams::from_pairs(&pairs(&[("from", "2026-11-01"), ("to", ""), ("table", " 3 ")])).unwrap();
+        assert_eq!(raw.from.as_deref(), Some("2026-11-01"));
+        assert_eq!(raw.to, None);
+        assert_eq!(raw.table.as_deref(), Some("3"));
+        let err = RawParams::from_pairs(&pairs(&[("form", "x")])).unwrap_err().to_string();
+        assert!(err.contains("form"), "{err}");
+        let range = Range { from: day("2026-11-01"), to: day("2026-11-03"), table: None };
+        assert_eq!(range.days().count(), 3);
+    }
+}
