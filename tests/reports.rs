@@ -408,7 +408,7 @@ fn reports(backend: &str) {
     let hits = arr(&jp["hits"]);
     assert_eq!(hits.len(), 2, "{jp}");
     let status_of = |hand: i64| hits.iter().find(|h| h["hand"] == json!(hand)).unwrap()["status"].clone();
-    assert_eq!((status_of(2), status_of(4)), (json!("locked"), json!("voided")));
+    assert_eq!((status_of(2), status_of(4)), (json!("pending"), json!("voided")));
     assert!(hits.iter().all(|h| h["table_id"] == json!(s.la) && h["loser_seat"] == json!(1)));
     assert_eq!(dec(&hits[0]["amount"]), d("100.80"));
     // Before the range of the rows: everything is in the opening balance.
@@ -563,11 +563,10 @@ fn bad_parameters_are_422_naming_them() {
     assert_eq!(status, 404);
 }
 
-/// The kinds the jackpot sign-offs write (`jackpot_payout` on a seating,
-/// `jackpot_return` on the pool, both naming the hit), inserted here as the
-/// sign-off code will write them: the reports count them by kind name.
+/// The rows the jackpot sign-offs write (`jackpot_payout` on seatings,
+/// `jackpot_return` on the pool, both naming the hit), made through the
+/// sign-off API: one hit approved and verified by two people, one rejected.
 fn payouts_and_returns(backend: &str) {
-    use pitboss::db::schema::ledger_entries;
     let app = spawn_app(backend);
     let pool = expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "100"}), 201)["id"].as_i64().unwrap();
     let table = create_table(&app, "t", pool, "Europe/London", "06:00");
@@ -581,42 +580,13 @@ fn payouts_and_returns(backend: &str) {
     let (paid_hit, rejected_hit) = (hit(1), hit(2));
     let paid_amount = dec(&paid_hit["amount"]);
     assert_eq!(paid_amount, d("100.40"));
-    let view = get(&app, &format!("/api/v1/tables/{table}"));
-    let seating = |s: i64| arr(&view["seats"]).iter().find(|x| x["seat"] == json!(s)).unwrap().clone();
-
-    let mut conn = pitboss::db::DbConnection::establish(&app.database_url).unwrap();
-    let now = Utc::now().naive_utc();
-    let cents = |d: Decimal| i64::try_from(d * Decimal::ONE_HUNDRED).unwrap();
-    // Paid 50% to the loser (seat 1), 25% to the winner (seat 2), 25% to seat 3.
-    let half = cents(paid_amount) / 2;
-    let quarter = cents(paid_amount) / 4;
-    for (s, amount) in [(1, half), (2, quarter), (3, cents(paid_amount) - half - quarter)] {
-        let seat = seating(s);
-        diesel::insert_into(ledger_entries::table)
-            .values((
-                ledger_entries::table_id.eq(table),
-                ledger_entries::seating_id.eq(seat["seating_id"].as_i64().unwrap()),
-                ledger_entries::jackpot_hit_id.eq(paid_hit["id"].as_i64().unwrap()),
-                ledger_entries::kind.eq("jackpot_payout"),
-                ledger_entries::amount_cents.eq(amount),
-                ledger_entries::created_at.eq(now),
-                ledger_entries::balance_after_cents.eq(cents(dec(&seat["stack"])) + amount),
-            ))
-            .execute(&mut conn)
-            .unwrap();
-    }
+    let floor = TestApp::at(&app.base).with_token(&app.user("fl", &["floor"], &[]));
+    let admin = TestApp::at(&app.base).with_token(&app.user("ad", &["admin"], &[]));
+    let (a, v) = (paid_hit["id"].as_i64().unwrap(), rejected_hit["id"].as_i64().unwrap());
+    expect(&floor, "POST", &format!("/api/v1/jackpots/{a}/approve"), &json!({}), 200);
+    expect(&admin, "POST", &format!("/api/v1/jackpots/{a}/verify"), &json!({}), 200);
+    expect(&floor, "POST", &format!("/api/v1/jackpots/{v}/reject"), &json!({"reason": "not a bad beat"}), 200);
     let rejected = dec(&rejected_hit["amount"]);
-    diesel::insert_into(ledger_entries::table)
-        .values((
-            ledger_entries::pool_id.eq(pool),
-            ledger_entries::jackpot_hit_id.eq(rejected_hit["id"].as_i64().unwrap()),
-            ledger_entries::kind.eq("jackpot_return"),
-            ledger_entries::amount_cents.eq(cents(rejected)),
-            ledger_entries::reason.eq("not a bad beat under the posted rules"),
-            ledger_entries::created_at.eq(now),
-        ))
-        .execute(&mut conn)
-        .unwrap();
 
     let today = Utc::now().date_naive();
     let range = format!("from={}&to={}", today - Duration::days(1), today + Duration::days(1));
@@ -631,7 +601,7 @@ fn payouts_and_returns(backend: &str) {
     );
     let hits = arr(&jp["hits"]);
     assert_eq!((hits[0]["status"].as_str(), dec(&hits[0]["paid"])), (Some("paid"), paid_amount));
-    assert_eq!((hits[1]["status"].as_str(), dec(&hits[1]["paid"])), (Some("returned"), Decimal::ZERO));
+    assert_eq!((hits[1]["status"].as_str(), dec(&hits[1]["paid"])), (Some("rejected"), Decimal::ZERO));
 
     let sessions = get(&app, &format!("/reports/sessions.json?{range}"));
     let list = arr(&sessions["sessions"]);

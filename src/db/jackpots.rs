@@ -64,7 +64,9 @@ pub struct HitView {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RejectRequest {
+pub struct DecisionRequest {
+    /// Needed to reject; an optional remark otherwise.
+    #[serde(default)]
     pub reason: String,
 }
 

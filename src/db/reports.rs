@@ -502,7 +502,7 @@ pub struct HitRow {
     pub amount: Decimal,
     /// Paid out of this hit so far.
     pub paid: Decimal,
-    /// From the ledger: `locked` (awaiting sign-off), `paid`, `returned` (rejected) or `voided` (its hand was voided).
+    /// As on the floor page: `pending`, `approved`, `paid`, `rejected` or `voided` (its hand was voided).
     pub status: &'static str,
 }
 
@@ -655,7 +655,9 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
             .load(conn)?;
         let hit_ids: Vec<i64> = hits.iter().map(|h| h.0).collect();
         let mut hit_rows = Vec::new();
+        let mut signoffs = Vec::new();
         for chunk in hit_ids.chunks(500) {
+            signoffs.extend(super::jackpots::actions_of(conn, chunk)?);
             hit_rows.extend(rows(
                 ledger_entries::table
                     .filter(ledger_entries::jackpot_hit_id.eq_any(chunk))
@@ -690,24 +692,16 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
             if !range.contains(day) {
                 continue;
             }
-            let (mut paid, mut returned, mut voided) = (0i64, 0i64, false);
+            let (mut paid, mut voided) = (0i64, false);
             for row in hit_rows.iter().filter(|r| r.jackpot_hit_id == Some(hit_id)) {
                 match (row.kind.as_str(), effective_kind(row, &kinds)) {
                     (kind::REVERSAL, Some(kind::JACKPOT_LOCK)) => voided = true,
                     (_, Some(kind::JACKPOT_PAYOUT)) if row.seating_id.is_some() => paid += row.amount,
-                    (_, Some(kind::JACKPOT_RETURN)) => returned += row.amount,
                     _ => {}
                 }
             }
-            let status = if voided {
-                "voided"
-            } else if returned > 0 {
-                "returned"
-            } else if paid > 0 {
-                "paid"
-            } else {
-                "locked"
-            };
+            let actions: Vec<String> = signoffs.iter().filter(|(h, _)| *h == hit_id).map(|(_, a)| a.clone()).collect();
+            let status = super::jackpots::status_of(&actions, voided);
             hits_out.push(HitRow {
                 hit_id,
                 created_at: created_at.and_utc(),

@@ -48,7 +48,7 @@ async fn decide(
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     identity.require(decision.roles())?;
-    let req: jackpots::RejectRequest = json_body(payload).await?;
+    let req: jackpots::DecisionRequest = json_body(payload).await?;
     let hit = with_database(&state, move |db| {
         jackpots::decide(db, &identity.user, &identity.actor, id, decision, &req.reason)
     })
