@@ -609,10 +609,17 @@ fn candidate_known(name: &str, db: &Database) -> Result<bool, AppError> {
     Ok(n > 0)
 }
 
-/// Records a sign-out.
+/// Records a sign-out and ends every session of the user (the session
+/// cookie itself cannot be recalled: a copy of it stops working because the
+/// user's session epoch moves on).
 pub fn sign_out(db: &Database, actor: &Actor) -> Result<(), AppError> {
     let actor = actor.clone();
     db.write(None, move |conn| {
+        if let Some(id) = actor.user_id {
+            diesel::update(users::table.find(id))
+                .set(users::session_epoch.eq(users::session_epoch + 1))
+                .execute(conn)?;
+        }
         audit::record(conn, &actor, "logout", &format!("user {}", actor.username), serde_json::json!({}))
     })
 }

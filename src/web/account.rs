@@ -154,6 +154,9 @@ pub async fn setup_post(
     request: HttpRequest,
     form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
+    if with_db(&state, users::count_users).await? > 0 {
+        return Ok(see_other("/login"));
+    }
     if let Some(refusal) = setup_refusal(&request) {
         return Err(refusal);
     }

@@ -90,6 +90,15 @@ pub fn backends() -> Vec<&'static str> {
 }
 
 pub fn spawn_app(backend: &str) -> TestApp {
+    spawn_app_with(backend, true)
+}
+
+/// A new installation: no user at all.
+pub fn spawn_empty_app(backend: &str) -> TestApp {
+    spawn_app_with(backend, false)
+}
+
+fn spawn_app_with(backend: &str, boss: bool) -> TestApp {
     let (database_url, dir, pg_admin) = match backend {
         "postgres" => {
             let admin = std::env::var("PITBOSS_TEST_POSTGRES_URL").expect("PITBOSS_TEST_POSTGRES_URL");
@@ -108,7 +117,8 @@ pub fn spawn_app(backend: &str) -> TestApp {
         }
     };
     let db = pitboss::db::connect(&database_url, 8).expect("database");
-    let token = make_user(&db, "boss", &["dealer", "floor", "accountant", "admin"], &[]);
+    let token =
+        if boss { make_user(&db, "boss", &["dealer", "floor", "accountant", "admin"], &[]) } else { String::new() };
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let server = pitboss::web::run(listener, db.clone()).unwrap();
@@ -157,4 +167,134 @@ pub fn request_with(
     let status: u16 = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
     (status, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
+}
+
+/// A raw HTTP answer.
+pub struct Answer {
+    pub status: u16,
+    /// Header names in lower case.
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Answer {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    pub fn location(&self) -> &str {
+        self.header("location").unwrap_or("")
+    }
+}
+
+/// Sends one request with exactly these headers (no token added).
+pub fn raw(app: &TestApp, method: &str, path: &str, headers: &[(String, String)], body: &str) -> Answer {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(&app.base).expect("the app listens");
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        app.base,
+        body.len()
+    );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body.as_bytes()).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let text = String::from_utf8_lossy(&response).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Answer { status, headers, body: body.to_string() }
+}
+
+pub fn form_encode(fields: &[(&str, &str)]) -> String {
+    let enc = |s: &str| -> String {
+        s.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+                b' ' => "+".to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    fields.iter().map(|(k, v)| format!("{}={}", enc(k), enc(v))).collect::<Vec<_>>().join("&")
+}
+
+/// A browser without JavaScript: keeps the session cookie, reads the form
+/// token from the pages it gets, and posts forms from this site (Origin).
+pub struct Browser<'a> {
+    pub app: &'a TestApp,
+    pub cookie: String,
+    pub csrf: String,
+}
+
+impl<'a> Browser<'a> {
+    pub fn new(app: &'a TestApp) -> Browser<'a> {
+        Browser { app, cookie: String::new(), csrf: String::new() }
+    }
+
+    fn remember(&mut self, answer: &Answer) {
+        for (k, v) in &answer.headers {
+            if k == "set-cookie" {
+                let pair = v.split(';').next().unwrap_or("").trim().to_string();
+                let removed = v.to_ascii_lowercase().contains("max-age=0") || pair.ends_with('=');
+                self.cookie = if removed { String::new() } else { pair };
+            }
+        }
+        if let Some(at) = answer.body.find("name=\"csrf_token\" value=\"") {
+            let rest = &answer.body[at + 25..];
+            self.csrf = rest[..rest.find('"').unwrap_or(0)].to_string();
+        }
+    }
+
+    fn headers(&self) -> Vec<(String, String)> {
+        let mut h = Vec::new();
+        if !self.cookie.is_empty() {
+            h.push(("Cookie".to_string(), self.cookie.clone()));
+        }
+        h
+    }
+
+    pub fn get(&mut self, path: &str) -> Answer {
+        let answer = raw(self.app, "GET", path, &self.headers(), "");
+        self.remember(&answer);
+        answer
+    }
+
+    /// Posts a form with the page's token (unless `fields` has its own).
+    pub fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Answer {
+        let csrf = self.csrf.clone();
+        let mut all: Vec<(&str, &str)> = fields.to_vec();
+        if !fields.iter().any(|(k, _)| *k == "csrf_token") {
+            all.push(("csrf_token", &csrf));
+        }
+        self.post_raw(path, &form_encode(&all))
+    }
+
+    pub fn post_raw(&mut self, path: &str, body: &str) -> Answer {
+        let mut headers = self.headers();
+        headers.push(("Origin".to_string(), format!("http://{}", self.app.base)));
+        headers.push(("Content-Type".to_string(), "application/x-www-form-urlencoded".to_string()));
+        let answer = raw(self.app, "POST", path, &headers, body);
+        self.remember(&answer);
+        answer
+    }
+
+    /// Signs in through the sign-in page; panics unless it works.
+    pub fn signed_in(app: &'a TestApp, username: &str) -> Browser<'a> {
+        let mut b = Browser::new(app);
+        assert_eq!(b.get("/login").status, 200);
+        let answer = b.post("/login", &[("username", username), ("password", PASSWORD), ("next", "/")]);
+        assert_eq!(answer.status, 303, "sign-in of {username}: {}", answer.body);
+        assert_eq!(b.get("/").status, 200);
+        b
+    }
 }
