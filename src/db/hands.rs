@@ -402,6 +402,7 @@ fn engine_input(hand: &HandRow, req: &ShowdownRequest) -> Result<ShowdownInput, 
         }),
         pair_units: req.pair_units.clone(),
         seats,
+        options: None,
     })
 }
 

@@ -3,6 +3,7 @@
 
 pub mod card;
 pub mod eval;
+pub mod options;
 pub mod ruleset;
 pub mod scoring;
 pub mod setter;
