@@ -31,6 +31,7 @@ diesel::table! {
         rake_cents -> BigInt,
         jackpot_cents -> BigInt,
         created_at -> Timestamp,
+        options -> Text,
     }
 }
 
@@ -62,6 +63,8 @@ diesel::table! {
         seating_id -> BigInt,
         stack_start_cents -> BigInt,
         in_fantasyland -> Bool,
+        exposure_start_cents -> Nullable<BigInt>,
+        fantasyland_cards -> Nullable<Integer>,
     }
 }
 
