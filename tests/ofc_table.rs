@@ -456,3 +456,43 @@ fn final_table_of_five() {
         assert!(e["error"].as_str().unwrap().contains("seat 3 has the button"), "{e}");
     });
 }
+
+/// Double deck: two of each card. Seat 1 holds five kings in the middle and
+/// five aces in the back (each a straight flush royalty: 30 and 15) and
+/// wins two rows of three against seat 2's AA and full house (royalties
+/// 15): 1 + 45 - 15 = 31. A third copy of a card is refused.
+#[test]
+fn double_deck() {
+    each_backend(|app| {
+        let t = Table::create(
+            app,
+            "dd",
+            json!({"preset": "ofc", "unit": "1", "seat_count": 8, "options": {"double_deck": true}}),
+        );
+        for seat in 1..=5 {
+            t.seat(seat, "100");
+        }
+        let h = t.start();
+        assert_eq!(dealt(&h), [1, 2, 3, 4, 5], "more than four players with two decks");
+        call(app, "POST", &t.path("/hands/1/void"), &json!({"reason": "two players only"}), 200);
+        call(app, "POST", &t.path("/hands"), &json!({"seats": [1, 2]}), 201);
+        let five = ["2c 3c 4h", "Ks Ks Kh Kd Kc", "As As Ah Ad Ac"];
+        let mut third = rows(2, ACES);
+        third["front"] = json!("As Ad Kc");
+        let e = call(app, "POST", &t.path("/hands/2/commit"), &json!({"seats": [rows(1, five), third]}), 422);
+        let msg = e["error"].as_str().unwrap();
+        assert!(msg.contains("As appears three times") && msg.contains("seat 2 front"), "{msg}");
+        let r = t.commit(2, json!([rows(1, five), rows(2, ACES)]));
+        assert_eq!(seat_of(&r["seats"], 1)["royalties"], json!(45));
+        assert_eq!(seat_of(&r["seats"], 1)["fouled"], json!(false));
+        assert_eq!(paid(&r), ["2>1 31/31"]);
+        // One deck: the same card twice is refused.
+        let single = Table::create(app, "one", json!({"preset": "ofc", "unit": "1"}));
+        single.seat(1, "100");
+        single.seat(2, "100");
+        single.start();
+        let e =
+            call(app, "POST", &single.path("/hands/1/commit"), &json!({"seats": [rows(1, five), rows(2, ACES)]}), 422);
+        assert!(e["error"].as_str().unwrap().contains("appears twice"), "{e}");
+    });
+}

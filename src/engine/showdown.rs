@@ -173,6 +173,8 @@ pub enum ShowdownError {
     AcesBetNotAllowed { seat: u32, preset: &'static str },
     #[error("seat {seat} is in fantasyland, which only the ofc presets have (the preset is {preset})")]
     FantasylandNotAllowed { seat: u32, preset: &'static str },
+    #[error("{card} appears three times, but a double deck has two of each card: {places}")]
+    TooManyCopies { card: String, places: String },
     #[error("options: {0}")]
     Options(String),
     #[error("{preset} with these options is played by 2 to {max} players; this showdown has {found}")]
@@ -382,8 +384,14 @@ impl Showdown {
                 let places = |list: &[(u32, &'static str)]| {
                     list.iter().map(|(s, r)| format!("seat {s} {r}")).collect::<Vec<_>>().join(", ")
                 };
+                if copies > 1 {
+                    return Err(ShowdownError::TooManyCopies {
+                        card: card.to_string(),
+                        places: format!("{} and seat {seat} {row}", places(seen)),
+                    });
+                }
                 return Err(ShowdownError::DuplicateCard {
-                    card: if copies == 1 { card.to_string() } else { format!("{card} (a double deck has two)") },
+                    card: card.to_string(),
                     first: places(seen),
                     second: format!("seat {seat} {row}"),
                 });
