@@ -78,6 +78,18 @@ impl<'a> Table<'a> {
     }
 }
 
+/// An HTML page (the same raw GET as tests/pages.rs).
+fn page(app: &TestApp, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(&app.base).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", app.base).unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let text = String::from_utf8_lossy(&response).to_string();
+    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, text.split_once("\r\n\r\n").map(|x| x.1.to_string()).unwrap_or_default())
+}
+
 fn rows(seat: i64, hand: [&str; 3]) -> Value {
     json!({"seat": seat, "front": hand[0], "middle": hand[1], "back": hand[2]})
 }
@@ -268,6 +280,13 @@ fn a_seat_whose_exposure_is_used_up_sits_out_the_fantasyland_hand() {
         assert_eq!(seat_of(&h2["seats"], 3)["in_fantasyland"], json!(true));
         assert_eq!(dec(&seat_of(&h2["seats"], 3)["exposure_start"]), d("79"));
         assert_eq!(dec(&seat_of(&h2["seats"], 2)["exposure_start"]), d("67"));
+        // The table view and the entry page show the fantasyland seat and what it carries.
+        let (status, html) = page(app, &format!("/tables/{}", t.id));
+        assert_eq!(status, 200);
+        assert!(html.contains("fantasyland: 13 cards at once; exposure carried: 79"), "{html}");
+        let (status, html) = page(app, &format!("/tables/{}/hands/2/entry", t.id));
+        assert_eq!(status, 200);
+        assert!(html.contains("badge fl") && html.contains("exposure carried: 67"), "{html}");
     });
 }
 

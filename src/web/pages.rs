@@ -49,6 +49,8 @@ struct SeatBox {
     stack: String,
     dealer: bool,
     fantasyland: bool,
+    /// "fantasyland this hand: 16 cards, exposure 9" (open-face table play).
+    fantasyland_note: String,
 }
 
 #[derive(Template, WebTemplate)]
@@ -105,10 +107,30 @@ async fn table_view(state: &web::Data<AppState>, id: i64, problem: String) -> Re
                 fantasyland: open
                     .as_ref()
                     .is_some_and(|h| h.seats.iter().any(|s| s.seat == number && s.in_fantasyland)),
+                fantasyland_note: open
+                    .as_ref()
+                    .and_then(|h| h.seats.iter().find(|s| s.seat == number))
+                    .map(fantasyland_note)
+                    .unwrap_or_default(),
             }
         })
         .collect();
     Ok(TablePage { table, seats, last_committed, problem })
+}
+
+/// What an open-face seat carries into the hand, in words ("" for none).
+fn fantasyland_note(s: &hands::HandSeatView) -> String {
+    let mut parts = Vec::new();
+    if s.in_fantasyland {
+        parts.push(match s.fantasyland_cards {
+            Some(c) if c > 13 => format!("fantasyland: {c} cards, 13 placed, {} discarded", c - 13),
+            _ => "fantasyland: 13 cards at once".to_string(),
+        });
+    }
+    if let Some(e) = s.exposure_start {
+        parts.push(format!("exposure carried: {e}"));
+    }
+    parts.join("; ")
 }
 
 struct RowForm {
@@ -125,6 +147,7 @@ struct SeatForm {
     player: String,
     stack: String,
     fantasyland: bool,
+    fantasyland_note: String,
     rows: Vec<RowForm>,
     surrender: bool,
     claim: String,
@@ -192,6 +215,7 @@ fn entry_page_for(
                 player: s.player.clone(),
                 stack: s.stack_start.to_string(),
                 fantasyland: s.in_fantasyland,
+                fantasyland_note: fantasyland_note(s),
                 rows,
                 surrender: !field(s.seat, "surrender").is_empty(),
                 claim: field(s.seat, "claim"),
