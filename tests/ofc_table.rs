@@ -436,6 +436,11 @@ fn tournament_bust_out() {
         assert_eq!(r["pairs"][0]["seats"], json!([2, 3]), "position order, not the button's");
         assert_eq!(paid(&r), ["2>3 21/21", "2>4 12/12", "4>3 15/15"]);
         assert_eq!(t.stacks(), money(&[(1, "0"), (2, "67"), (3, "190"), (4, "53")]));
+        // A hand scored under table options rescores the same from its stored input.
+        for n in 1..=3 {
+            let r = call(app, "GET", &t.path(&format!("/hands/{n}/rescore")), &Value::Null, 200);
+            assert_eq!(r["reproduced"], json!(true), "{r}");
+        }
     });
 }
 

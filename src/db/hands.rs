@@ -490,7 +490,7 @@ pub fn start_hand(db: &Database, table_id: i64, req: &StartHandRequest) -> Resul
                     hand_seats::seating_id.eq(s.seating_id),
                     hand_seats::stack_start_cents.eq(d.3),
                     hand_seats::in_fantasyland.eq(s.in_fantasyland),
-                    hand_seats::exposure_start_cents.eq(s.exposure_start.map(|e| cents(e)).transpose()?),
+                    hand_seats::exposure_start_cents.eq(s.exposure_start.map(cents).transpose()?),
                     hand_seats::fantasyland_cards.eq(s.fantasyland_cards),
                 ))
             })
