@@ -1960,3 +1960,102 @@ fn coverage_report() {
     }
     eprintln!("of {n}: {c:#?}");
 }
+
+// ---------------------------------------------------------------------------
+// Open-face table play (issue 8): bust-out settlement and carried exposure
+
+/// 2 to 4 seats (loose surrendered cards; only settlement is exercised) with
+/// the given stacks, and optionally tournament rules or carried exposures.
+fn table_play_showdown(stacks: &[u64], tournament: bool, exposures: &[Option<u64>]) -> Showdown {
+    let suits = ['s', 'h', 'd', 'c'];
+    let seats: Vec<Value> = stacks
+        .iter()
+        .enumerate()
+        .map(|(i, &stack)| {
+            let cards: Vec<String> = "23456789TJQKA".chars().map(|r| format!("{r}{}", suits[i])).collect();
+            let mut s = json!({"seat": i + 1, "stack": money(stack), "cards": cards.join(" "), "surrender": true});
+            if let Some(Some(e)) = exposures.get(i) {
+                s["exposure"] = json!(money((*e).min(stack)));
+            }
+            s
+        })
+        .collect();
+    let mut v = json!({"ruleset": "ofc", "unit": "0.25", "seats": seats});
+    if tournament {
+        v["options"] = json!({"tournament": true});
+    }
+    Showdown::from_json(&v.to_string()).unwrap()
+}
+
+fn all_pairs(n: usize) -> Vec<(usize, usize)> {
+    (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect()
+}
+
+proptest! {
+    #![proptest_config(cfg(300))]
+
+    /// Bust-out (tournament): no stack goes below zero, money sums to zero,
+    /// nothing is paid beyond what is owed, an out seat takes part in no
+    /// later payment, and a seat is out exactly when it could not pay in
+    /// full or reached zero.
+    #[test]
+    fn bust_out_never_goes_negative_and_sums_to_zero(
+        stacks in prop::collection::vec(0u64..4000, 2..=4),
+        units in prop::collection::vec(-30i64..=30, 6),
+    ) {
+        let sd = table_play_showdown(&stacks, true, &[]);
+        let pairs = all_pairs(stacks.len());
+        let u: Vec<[i64; 2]> = pairs.iter().enumerate().map(|(k, _)| [0, units[k]]).collect();
+        let s = pitboss::engine::settlement::settle(&sd, &pairs, &u);
+        prop_assert_eq!(s.nets.iter().copied().sum::<Decimal>(), Decimal::ZERO);
+        prop_assert!(s.stacks.iter().all(|x| !x.is_sign_negative() || x.is_zero()), "{:?}", s.stacks);
+        let mut out = vec![false; stacks.len()];
+        for (i, &st) in stacks.iter().enumerate() {
+            out[i] = st == 0;
+        }
+        let mut stack: Vec<Decimal> = stacks.iter().map(|&c| cents(c)).collect();
+        for t in &s.transactions {
+            let (payer, payee) = (t.payer as usize - 1, t.payee as usize - 1);
+            prop_assert!(t.paid <= t.owed && !t.paid.is_sign_negative());
+            if out[payer] || out[payee] {
+                prop_assert_eq!(t.paid, Decimal::ZERO, "an out seat's transaction happened");
+                continue;
+            }
+            prop_assert_eq!(t.paid, t.owed.min(stack[payer]));
+            stack[payer] -= t.paid;
+            stack[payee] += t.paid;
+            if t.paid < t.owed || stack[payer].is_zero() {
+                out[payer] = true;
+            }
+        }
+        prop_assert_eq!(&s.out, &out);
+        prop_assert_eq!(&s.stacks, &stack);
+    }
+
+    /// A carried exposure bounds what a seat wins or loses in the whole
+    /// settlement; money sums to zero.
+    #[test]
+    fn carried_exposure_bounds_every_seat(
+        stacks in prop::collection::vec(1u64..4000, 2..=4),
+        exposures in prop::collection::vec(prop::option::of(0u64..2000), 4),
+        units in prop::collection::vec(-30i64..=30, 6),
+    ) {
+        let sd = table_play_showdown(&stacks, false, &exposures);
+        let pairs = all_pairs(stacks.len());
+        let u: Vec<[i64; 2]> = pairs.iter().enumerate().map(|(k, _)| [0, units[k]]).collect();
+        let s = pitboss::engine::settlement::settle(&sd, &pairs, &u);
+        prop_assert_eq!(s.nets.iter().copied().sum::<Decimal>(), Decimal::ZERO);
+        for (i, &stack) in stacks.iter().enumerate() {
+            let bound = cents(exposures[i].map_or(stack, |e| e.min(stack)));
+            let moved: Decimal = s
+                .transactions
+                .iter()
+                .filter(|t| t.payer as usize == i + 1 || t.payee as usize == i + 1)
+                .map(|t| t.paid)
+                .sum();
+            prop_assert!(moved <= bound, "seat {} moved {} over its exposure {}", i + 1, moved, bound);
+            prop_assert_eq!(s.exposures[i], bound - moved);
+            prop_assert!(!s.stacks[i].is_sign_negative() || s.stacks[i].is_zero());
+        }
+    }
+}

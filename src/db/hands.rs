@@ -41,6 +41,13 @@ pub struct HandSeatView {
     pub player: String,
     pub stack_start: Decimal,
     pub in_fantasyland: bool,
+    /// A fantasyland hand extends the previous one: the exposure (RULES §8)
+    /// the seat carries into it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exposure_start: Option<Decimal>,
+    /// Cards a fantasyland seat is dealt (13; pineapple 14 to 17).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fantasyland_cards: Option<i32>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -117,7 +124,8 @@ fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandR
         .optional()?
         .ok_or_else(|| AppError::NotFound(format!("table {table_id} has no hand {number}")))?;
     let (id, dealer_seat, started_at, pool_id) = hand;
-    let rows: Vec<(i32, i64, i64, bool, String)> = hand_seats::table
+    type SeatRow = (i32, i64, i64, bool, String, Option<i64>, Option<i32>);
+    let rows: Vec<SeatRow> = hand_seats::table
         .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
         .filter(hand_seats::hand_id.eq(id))
         .order(hand_seats::seat.asc())
@@ -127,16 +135,20 @@ fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandR
             hand_seats::stack_start_cents,
             hand_seats::in_fantasyland,
             seatings::player,
+            hand_seats::exposure_start_cents,
+            hand_seats::fantasyland_cards,
         ))
         .load(conn)?;
     let seats = rows
         .into_iter()
-        .map(|(seat, seating_id, stack, in_fantasyland, player)| HandSeatView {
+        .map(|(seat, seating_id, stack, in_fantasyland, player, exposure, cards)| HandSeatView {
             seat,
             seating_id,
             player,
             stack_start: from_cents(stack),
             in_fantasyland,
+            exposure_start: exposure.map(from_cents),
+            fantasyland_cards: cards,
         })
         .collect();
     let (void_reason, void_note) = void.unzip();
@@ -210,27 +222,120 @@ fn hand_view(conn: &mut DbConnection, table_id: i64, hand: HandRow) -> Result<Ha
     })
 }
 
-/// The seats that were in fantasyland for the next hand after the last
-/// committed hand (ofc presets), as (seat, seating id).
-fn fantasyland_carried(conn: &mut DbConnection, table_id: i64) -> Result<Vec<(i32, i64)>, AppError> {
-    let Some((hand_id, _, result)) = last_committed_hand(conn, table_id)? else {
-        return Ok(Vec::new());
+/// What a fantasyland hand carries from the hand it extends (issue 8).
+struct Carry {
+    /// The hand extended.
+    from_hand: i32,
+    /// Seats in fantasyland next: (seat, seating id, cards dealt).
+    fantasyland: Vec<(i32, i64, i32)>,
+    /// Exposure left after the hand extended, by seating id, in cents.
+    exposure: Vec<(i64, i64)>,
+    /// Seatings whose exposure was used up in the hand extended (or earlier
+    /// in the same run of fantasyland hands), with their seats.
+    used_up: Vec<(i32, i64)>,
+}
+
+/// Exposure left per seat of a committed hand, from its stored engine input
+/// and result: the exposure it started with (carried, or stack less rake)
+/// less every amount it paid or was paid. Also whether any seat played it
+/// from fantasyland.
+fn exposure_after(input: &str, result: &str) -> Result<(Vec<(i32, Decimal)>, bool), AppError> {
+    let input: ShowdownInput = serde_json::from_str(input).map_err(|e| AppError::Internal(e.to_string()))?;
+    let showdown = Showdown::from_input(&input)
+        .map_err(|e| AppError::Internal(format!("a committed hand does not parse: {e}")))?;
+    let result: serde_json::Value = serde_json::from_str(result).map_err(|e| AppError::Internal(e.to_string()))?;
+    let paid: Vec<(u32, u32, Decimal)> = result["transactions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| {
+            let amount = t["paid"].as_str()?.parse::<Decimal>().ok()?;
+            Some((t["payer"].as_u64()? as u32, t["payee"].as_u64()? as u32, amount))
+        })
+        .collect();
+    let seats = showdown
+        .seats
+        .iter()
+        .map(|s| {
+            let bound = s.stack - showdown.rake_per_seat;
+            let start = s.exposure.map_or(bound, |e| e.min(bound));
+            let used: Decimal = paid.iter().filter(|t| t.0 == s.number || t.1 == s.number).map(|t| t.2).sum();
+            (s.number as i32, (start - used).max(Decimal::ZERO))
+        })
+        .collect();
+    Ok((seats, showdown.seats.iter().any(|s| s.in_fantasyland)))
+}
+
+/// The fantasyland carry after the last committed hand (ofc presets), or
+/// `None` when no seat qualified.
+fn fantasyland_carry(
+    conn: &mut DbConnection,
+    table_id: i64,
+    version: &RulesetVersion,
+) -> Result<Option<Carry>, AppError> {
+    let Some((hand_id, number, result)) = last_committed_hand(conn, table_id)? else {
+        return Ok(None);
     };
-    let result: serde_json::Value = serde_json::from_str(&result).map_err(|e| AppError::Internal(e.to_string()))?;
-    let seatings: Vec<(i32, i64)> = hand_seats::table
-        .filter(hand_seats::hand_id.eq(hand_id))
-        .select((hand_seats::seat, hand_seats::seating_id))
-        .load(conn)?;
-    Ok(result["seats"]
+    let rules = version.rules()?;
+    let default_cards = crate::engine::options::TableOptions::default().fantasyland_cards(
+        rules,
+        crate::engine::eval::Strength3(0),
+        false,
+    ) as i32;
+    let parsed: serde_json::Value = serde_json::from_str(&result).map_err(|e| AppError::Internal(e.to_string()))?;
+    let seatings_of = |conn: &mut DbConnection, hand: i64| -> Result<Vec<(i32, i64)>, AppError> {
+        Ok(hand_seats::table
+            .filter(hand_seats::hand_id.eq(hand))
+            .select((hand_seats::seat, hand_seats::seating_id))
+            .load(conn)?)
+    };
+    let seatings = seatings_of(conn, hand_id)?;
+    let fantasyland: Vec<(i32, i64, i32)> = parsed["seats"]
         .as_array()
         .into_iter()
         .flatten()
         .filter(|s| s["fantasyland_next"].as_bool() == Some(true))
         .filter_map(|s| {
             let seat = s["seat"].as_i64()? as i32;
-            seatings.iter().find(|x| x.0 == seat).copied()
+            let cards = s["fantasyland_cards"].as_i64().map_or(default_cards, |c| c as i32);
+            seatings.iter().find(|x| x.0 == seat).map(|x| (seat, x.1, cards))
         })
-        .collect())
+        .collect();
+    if fantasyland.is_empty() {
+        return Ok(None);
+    }
+    // The hand extended, then back through the run of fantasyland hands it
+    // belongs to: a seat that used up its exposure anywhere in the run sits
+    // the rest of it out.
+    let committed: Vec<(i64, String, String)> = hands::table
+        .inner_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
+        .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
+        .filter(hands::table_id.eq(table_id))
+        .filter(hand_voids::id.is_null())
+        .order(hands::number.desc())
+        .select((hands::id, showdowns::engine_input, showdowns::result))
+        .limit(64)
+        .load(conn)?;
+    let mut exposure = Vec::new();
+    let mut used_up = Vec::new();
+    for (k, (id, input, result)) in committed.iter().enumerate() {
+        let (left, extension) = exposure_after(input, result)?;
+        let seats = if k == 0 { seatings.clone() } else { seatings_of(conn, *id)? };
+        for (seat, amount) in left {
+            let Some(&(_, seating)) = seats.iter().find(|s| s.0 == seat) else { continue };
+            let cents = cents(amount)?;
+            if k == 0 {
+                exposure.push((seating, cents));
+            }
+            if cents == 0 && !used_up.iter().any(|u: &(i32, i64)| u.1 == seating) {
+                used_up.push((seat, seating));
+            }
+        }
+        if !extension {
+            break;
+        }
+    }
+    Ok(Some(Carry { from_hand: number, fantasyland, exposure, used_up }))
 }
 
 /// The last hand committed and not voided: (id, number, result JSON).
@@ -260,9 +365,41 @@ pub fn start_hand(db: &Database, actor: &Actor, table_id: i64, req: &StartHandRe
             AppError::NotFound(_) => AppError::NotFound(format!("no table {table_id}")),
             other => other,
         })?;
+        let rules = version.rules()?;
+        let options = version.table_options();
         let seated = tables::active_seatings(conn, table_id)?;
         let funded = |stack: i64| stack > 0 && stack >= version.rake_cents;
-        let dealt: Vec<&(i64, i32, String, i64)> = match &wanted {
+        type Seated = (i64, i32, String, i64);
+        // A fantasyland hand extends the last hand (issue 8): seats that
+        // used up their exposure do not play it; with no qualifying seat
+        // left, or fewer than two seats, there is no fantasyland hand.
+        let mut carry = if rules.fantasyland.is_some() { fantasyland_carry(conn, table_id, &version)? } else { None };
+        let tournament = options.tournament;
+        let sits_out = |carry: &Option<Carry>, s: &Seated| {
+            !tournament && carry.as_ref().is_some_and(|c| c.used_up.iter().any(|u| u.1 == s.0))
+        };
+        let eligible_of = |carry: &Option<Carry>| -> Vec<&Seated> {
+            seated.iter().filter(|s| funded(s.3) && !sits_out(carry, s)).collect()
+        };
+        if let Some(c) = &carry {
+            let eligible = eligible_of(&carry);
+            let in_play = c.fantasyland.iter().any(|f| eligible.iter().any(|s| s.0 == f.1));
+            let players = eligible.len() - usize::from(options.final_table);
+            if !in_play || players < 2 {
+                carry = None;
+            }
+        }
+        let eligible = eligible_of(&carry);
+        // The final table of five: the button moves round the five seats and
+        // the button seat does not play.
+        let button = match (options.final_table, last) {
+            (false, _) => None,
+            (true, None) => eligible.first().map(|s| s.1),
+            (true, Some((_, _, previous, _))) => {
+                eligible.iter().map(|s| s.1).find(|&s| s > previous).or(eligible.first().map(|s| s.1))
+            }
+        };
+        let dealt: Vec<&Seated> = match &wanted {
             Some(wanted) => {
                 let mut dealt = Vec::new();
                 for &seat in wanted {
@@ -277,7 +414,18 @@ pub fn start_hand(db: &Database, actor: &Actor, table_id: i64, req: &StartHandRe
                             from_cents(version.rake_cents)
                         )));
                     }
-                    if dealt.iter().any(|d: &&(i64, i32, String, i64)| d.1 == seat) {
+                    if sits_out(&carry, s) {
+                        return Err(AppError::Invalid(format!(
+                            "seat {seat} used up its exposure in hand {}; it does not play the fantasyland hand that extends it",
+                            carry.as_ref().map_or(0, |c| c.from_hand)
+                        )));
+                    }
+                    if button == Some(seat) {
+                        return Err(AppError::Invalid(format!(
+                            "seat {seat} has the button at the final table and does not play this hand"
+                        )));
+                    }
+                    if dealt.iter().any(|d: &&Seated| d.1 == seat) {
                         return Err(AppError::Invalid(format!("seat {seat} is listed twice")));
                     }
                     dealt.push(s);
@@ -285,7 +433,7 @@ pub fn start_hand(db: &Database, actor: &Actor, table_id: i64, req: &StartHandRe
                 dealt.sort_unstable_by_key(|d| d.1);
                 dealt
             }
-            None => seated.iter().filter(|s| funded(s.3)).collect(),
+            None => eligible.iter().copied().filter(|s| Some(s.1) != button).collect(),
         };
         if dealt.len() < 2 {
             return Err(AppError::Invalid(format!(
@@ -293,13 +441,23 @@ pub fn start_hand(db: &Database, actor: &Actor, table_id: i64, req: &StartHandRe
                 dealt.len()
             )));
         }
+        let most = options.max_players(rules);
+        if dealt.len() > most {
+            return Err(AppError::Invalid(format!(
+                "{} is played by at most {most} players{}; {} seats would be dealt in: choose the seats",
+                rules.name,
+                if options.double_deck { " with a double deck" } else { "" },
+                dealt.len()
+            )));
+        }
         let number = last.map_or(1, |l| l.1 + 1);
-        let dealer = match last {
-            None => dealt[0].1,
-            Some((_, _, previous, _)) => dealt.iter().map(|d| d.1).find(|&s| s > previous).unwrap_or(dealt[0].1),
+        let dealer = match (button, last) {
+            (Some(b), _) => b,
+            (None, None) => dealt[0].1,
+            (None, Some((_, _, previous, _))) => {
+                dealt.iter().map(|d| d.1).find(|&s| s > previous).unwrap_or(dealt[0].1)
+            }
         };
-        let ofc = crate::engine::preset(&version.preset).is_some_and(|r| r.fantasyland.is_some());
-        let fantasyland = if ofc { fantasyland_carried(conn, table_id)? } else { Vec::new() };
         let started_at = now();
         let hand_id: i64 = diesel::insert_into(hands::table)
             .values((
@@ -313,27 +471,42 @@ pub fn start_hand(db: &Database, actor: &Actor, table_id: i64, req: &StartHandRe
             .get_result(conn)?;
         let seats: Vec<HandSeatView> = dealt
             .iter()
-            .map(|&&(seating_id, seat, ref player, stack)| HandSeatView {
-                seat,
-                seating_id,
-                player: player.clone(),
-                stack_start: from_cents(stack),
-                in_fantasyland: fantasyland.contains(&(seat, seating_id)),
+            .map(|&&(seating_id, seat, ref player, stack)| {
+                let fl = carry.as_ref().and_then(|c| c.fantasyland.iter().find(|f| f.1 == seating_id));
+                let exposure = match &carry {
+                    Some(c) if !tournament => c
+                        .exposure
+                        .iter()
+                        .find(|e| e.0 == seating_id)
+                        .map(|e| from_cents(e.1.min(stack - version.rake_cents))),
+                    _ => None,
+                };
+                HandSeatView {
+                    seat,
+                    seating_id,
+                    player: player.clone(),
+                    stack_start: from_cents(stack),
+                    in_fantasyland: fl.is_some(),
+                    exposure_start: exposure,
+                    fantasyland_cards: fl.map(|f| f.2),
+                }
             })
             .collect();
         let rows: Vec<_> = dealt
             .iter()
             .zip(&seats)
             .map(|(d, s)| {
-                (
+                Ok((
                     hand_seats::hand_id.eq(hand_id),
                     hand_seats::seat.eq(s.seat),
                     hand_seats::seating_id.eq(s.seating_id),
                     hand_seats::stack_start_cents.eq(d.3),
                     hand_seats::in_fantasyland.eq(s.in_fantasyland),
-                )
+                    hand_seats::exposure_start_cents.eq(s.exposure_start.map(cents).transpose()?),
+                    hand_seats::fantasyland_cards.eq(s.fantasyland_cards),
+                ))
             })
-            .collect();
+            .collect::<Result<_, AppError>>()?;
         let insert = diesel::insert_into(hand_seats::table).values(&rows);
         match conn {
             DbConnection::Pg(c) => insert.execute(c)?,
@@ -381,9 +554,9 @@ fn canonical_cards(text: &str) -> String {
 /// The engine's input for this hand and showdown (seats clockwise from seat 1).
 fn engine_input(hand: &HandRow, req: &ShowdownRequest) -> Result<ShowdownInput, AppError> {
     for s in &req.seats {
-        if s.stack.is_some() || s.in_fantasyland {
+        if s.stack.is_some() || s.in_fantasyland || s.exposure.is_some() || s.fantasyland_cards.is_some() {
             return Err(AppError::Invalid(format!(
-                "seat {}: stack and in_fantasyland come from the hand; leave them out",
+                "seat {}: stack, in_fantasyland, exposure and fantasyland_cards come from the hand; leave them out",
                 s.seat
             )));
         }
@@ -404,6 +577,8 @@ fn engine_input(hand: &HandRow, req: &ShowdownRequest) -> Result<ShowdownInput, 
         seats.push(SeatInput {
             stack: Some(MoneyText::Text(h.stack_start.to_string())),
             in_fantasyland: h.in_fantasyland,
+            exposure: h.exposure_start.map(|e| MoneyText::Text(e.to_string())),
+            fantasyland_cards: h.fantasyland_cards.map(|c| c as u32),
             front: canonical(&s.front),
             middle: canonical(&s.middle),
             back: canonical(&s.back),
@@ -413,16 +588,25 @@ fn engine_input(hand: &HandRow, req: &ShowdownRequest) -> Result<ShowdownInput, 
         });
     }
     let v = &hand.version;
+    let options = v.table_options();
+    // At the final table the button seat does not play: settlement starts
+    // with the first seat dealt in after it.
+    let dealer = if hand.seats.iter().any(|s| s.seat == hand.dealer_seat) {
+        hand.dealer_seat
+    } else {
+        hand.seats.iter().map(|s| s.seat).find(|&s| s > hand.dealer_seat).unwrap_or(hand.seats[0].seat)
+    };
     Ok(ShowdownInput {
         ruleset: Some(v.preset.clone()),
         unit: Some(MoneyText::Text(from_cents(v.unit_cents).to_string())),
-        dealer: Some(hand.dealer_seat as u32),
+        dealer: Some(dealer as u32),
         rake: Some(crate::engine::showdown::RakeInput {
             per_seat: Some(MoneyText::Text(from_cents(v.rake_cents).to_string())),
             jackpot: Some(MoneyText::Text(from_cents(v.jackpot_cents).to_string())),
         }),
         pair_units: req.pair_units.clone(),
         seats,
+        options: (!options.is_default()).then(|| options.to_stored_json()),
     })
 }
 

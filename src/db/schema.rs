@@ -35,6 +35,7 @@ diesel::table! {
         jackpot_cents -> BigInt,
         created_at -> Timestamp,
         created_by -> Nullable<BigInt>,
+        options -> Text,
     }
 }
 
@@ -66,6 +67,8 @@ diesel::table! {
         seating_id -> BigInt,
         stack_start_cents -> BigInt,
         in_fantasyland -> Bool,
+        exposure_start_cents -> Nullable<BigInt>,
+        fantasyland_cards -> Nullable<Integer>,
     }
 }
 

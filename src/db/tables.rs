@@ -9,6 +9,7 @@ use super::audit::{self, Actor};
 use super::ledger::{self, EntryKind, NewEntry};
 use super::schema::{casino_tables, hands, pools, ruleset_versions, seatings, showdowns};
 use super::{now, Database, DbConnection};
+use crate::engine::options::TableOptions;
 use crate::engine::ruleset;
 use crate::error::AppError;
 use crate::money::{check_stack, from_cents, parse_amount, to_cents};
@@ -110,6 +111,9 @@ pub struct RulesetRequest {
     pub rake_per_seat: Option<String>,
     #[serde(default)]
     pub jackpot_part: Option<String>,
+    /// Open-face table options (`engine::options`), checked against the preset.
+    #[serde(default)]
+    pub options: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -142,6 +146,22 @@ pub struct RulesetVersion {
     pub jackpot_cents: i64,
     #[serde(skip)]
     pub created_at: chrono::NaiveDateTime,
+    /// The options that differ from the default, as JSON text.
+    #[serde(skip)]
+    pub options: String,
+}
+
+impl RulesetVersion {
+    pub fn rules(&self) -> Result<&'static ruleset::Ruleset, AppError> {
+        ruleset::preset(&self.preset)
+            .ok_or_else(|| AppError::Internal(format!("unknown stored preset {}", self.preset)))
+    }
+
+    /// The version's open-face options (stored checked; default when unreadable).
+    pub fn table_options(&self) -> TableOptions {
+        let value: serde_json::Value = serde_json::from_str(&self.options).unwrap_or_default();
+        self.rules().ok().and_then(|r| TableOptions::from_json(&value, r).ok()).unwrap_or_default()
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -152,6 +172,8 @@ pub struct RulesetView {
     pub rake_per_seat: Decimal,
     pub jackpot_part: Decimal,
     pub created_at: chrono::DateTime<chrono::Utc>,
+    /// Open-face options, every one with its value (`{}` for other presets).
+    pub options: serde_json::Value,
 }
 
 impl From<&RulesetVersion> for RulesetView {
@@ -163,6 +185,10 @@ impl From<&RulesetVersion> for RulesetView {
             rake_per_seat: from_cents(v.rake_cents),
             jackpot_part: from_cents(v.jackpot_cents),
             created_at: v.created_at.and_utc(),
+            options: match v.rules() {
+                Ok(r) if r.fantasyland.is_some() => v.table_options().to_json(),
+                _ => serde_json::json!({}),
+            },
         }
     }
 }
@@ -198,11 +224,16 @@ struct ValidRuleset {
     unit: i64,
     rake: i64,
     jackpot: i64,
+    options: TableOptions,
+    rules: &'static ruleset::Ruleset,
 }
 
 fn validate_ruleset(req: &RulesetRequest) -> Result<ValidRuleset, AppError> {
-    let preset =
-        ruleset::preset(&req.preset).ok_or_else(|| AppError::Invalid(format!("unknown preset {:?}", req.preset)))?.name;
+    let rules =
+        ruleset::preset(&req.preset).ok_or_else(|| AppError::Invalid(format!("unknown preset {:?}", req.preset)))?;
+    let preset = rules.name;
+    let options = TableOptions::from_json(req.options.as_ref().unwrap_or(&serde_json::Value::Null), rules)
+        .map_err(|e| AppError::Invalid(format!("options: {e}")))?;
     let unit = to_cents(parse_amount(&req.unit, "unit")?, "unit")?;
     if unit == 0 {
         return Err(AppError::Invalid("unit must be greater than zero".to_string()));
@@ -216,7 +247,7 @@ fn validate_ruleset(req: &RulesetRequest) -> Result<ValidRuleset, AppError> {
             from_cents(rake)
         )));
     }
-    Ok(ValidRuleset { preset, unit, rake, jackpot })
+    Ok(ValidRuleset { preset, unit, rake, jackpot, options, rules })
 }
 
 fn insert_version(
@@ -236,6 +267,7 @@ fn insert_version(
             ruleset_versions::jackpot_cents.eq(r.jackpot),
             ruleset_versions::created_at.eq(now()),
             ruleset_versions::created_by.eq(actor.user_id),
+            ruleset_versions::options.eq(r.options.to_stored_json().to_string()),
         ))
         .execute(conn)?;
     let detail = serde_json::json!({
@@ -247,9 +279,16 @@ fn insert_version(
 
 pub fn create_table(db: &Database, actor: &Actor, req: &NewTableRequest) -> Result<TableView, AppError> {
     let name = check_name(&req.name, "the table name")?;
-    let seat_count = req.seat_count.unwrap_or(4);
-    if !(2..=4).contains(&seat_count) {
-        return Err(AppError::Invalid(format!("seat_count {seat_count} must be 2 to 4")));
+    let rules = validate_ruleset(&req.ruleset)?;
+    let max_seats = rules.options.max_table_seats(rules.rules) as i32;
+    let seat_count = req.seat_count.unwrap_or(if rules.options.final_table { 5 } else { 4 });
+    if !(2..=max_seats).contains(&seat_count) {
+        return Err(AppError::Invalid(format!("seat_count {seat_count} must be 2 to {max_seats}")));
+    }
+    if rules.options.final_table && seat_count != 5 {
+        return Err(AppError::Invalid(format!(
+            "option final_table is a table of five seats; seat_count is {seat_count}"
+        )));
     }
     let time_zone = req.time_zone.clone().unwrap_or_else(|| "UTC".to_string());
     time_zone
@@ -258,7 +297,6 @@ pub fn create_table(db: &Database, actor: &Actor, req: &NewTableRequest) -> Resu
     let cutoff = req.gaming_day_cutoff.clone().unwrap_or_else(|| "06:00".to_string());
     NaiveTime::parse_from_str(&cutoff, "%H:%M")
         .map_err(|_| AppError::Invalid(format!("gaming_day_cutoff {cutoff:?} is not a time HH:MM")))?;
-    let rules = validate_ruleset(&req.ruleset)?;
     let pool_id = req.pool_id;
     if rules.jackpot > 0 && pool_id.is_none() {
         return Err(AppError::Invalid("jackpot_part needs a pool: give pool_id".to_string()));
@@ -302,6 +340,19 @@ pub fn change_ruleset(
     let table = table_row(&mut *db.conn()?, table_id)?;
     if rules.jackpot > 0 && table.pool_id.is_none() {
         return Err(AppError::Invalid("jackpot_part needs a pool, and this table feeds none".to_string()));
+    }
+    let max_seats = rules.options.max_table_seats(rules.rules) as i32;
+    if table.seat_count > max_seats {
+        return Err(AppError::Invalid(format!(
+            "this table has {} seats; {} with these options allows at most {max_seats}",
+            table.seat_count, rules.preset
+        )));
+    }
+    if rules.options.final_table && table.seat_count != 5 {
+        return Err(AppError::Invalid(format!(
+            "option final_table is a table of five seats; this table has {}",
+            table.seat_count
+        )));
     }
     db.write(Some(table_id), move |conn| {
         if open_hand(conn, table_id)?.is_some() {

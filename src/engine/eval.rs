@@ -117,6 +117,50 @@ fn eval_flush(cards: &[Card; 5]) -> Strength5 {
     Strength5(FLUSH_LOOKUP[mask & 8191])
 }
 
+/// Straight-flush classes (five-high to ace-high); five of a kind comes
+/// after them in the same category (a double deck).
+const FIVE_OF_A_KIND_BASE: u16 = 10;
+
+/// Evaluates five cards that may hold the same card twice (a double deck):
+/// five of a kind ranks above every straight flush (in that category, so it
+/// scores a straight flush's royalty); a flush holding a card twice ranks as
+/// the best plain flush its ranks, highest first, do not fall below (at
+/// least the lowest flush). Anything else is the plain evaluation.
+pub fn eval5_multi(cards: &[Card; 5]) -> Strength5 {
+    let bits = cards.iter().fold(0u64, |m, c| m | c.bit());
+    if bits.count_ones() == 5 {
+        return eval5(cards);
+    }
+    let rank = cards[0].rank();
+    if cards.iter().all(|c| c.rank() == rank) {
+        return Strength5(((Category::StraightFlush as u16) << 12) | (FIVE_OF_A_KIND_BASE + rank as u16));
+    }
+    let suit = cards[0].suit();
+    if !cards.iter().all(|c| c.suit() == suit) {
+        // At most four of a rank: inside the rank lookup's domain.
+        return eval5(cards);
+    }
+    let mut target: Vec<u8> = cards.iter().map(|c| c.rank()).collect();
+    target.sort_unstable_by(|a, b| b.cmp(a));
+    let mut best: Option<Strength5> = None;
+    let mut lowest: Option<Strength5> = None;
+    for mask in 0u16..8192 {
+        if mask.count_ones() != 5 {
+            continue;
+        }
+        let s = Strength5(FLUSH_LOOKUP[mask as usize]);
+        if s.category() != Category::Flush {
+            continue;
+        }
+        lowest = Some(lowest.map_or(s, |l| l.min(s)));
+        let ranks: Vec<u8> = (0..13u8).rev().filter(|r| mask >> r & 1 == 1).collect();
+        if ranks <= target {
+            best = Some(best.map_or(s, |b| b.max(s)));
+        }
+    }
+    best.or(lowest).unwrap_or(Strength5(0))
+}
+
 /// Evaluates a three-card front (any order).
 #[inline]
 pub fn eval3(cards: &[Card; 3]) -> Strength3 {
@@ -162,6 +206,10 @@ impl Strength5 {
 
     pub fn ranks(self) -> SignificantRanks {
         let cat = self.category();
+        if self.is_five_of_a_kind() {
+            let rank = ((self.0 & 0xfff) - FIVE_OF_A_KIND_BASE) as u32;
+            return SignificantRanks { packed: rank << 16, len: 1 };
+        }
         let packed = DECODE[cat as usize][(self.0 & 0xfff) as usize];
         let len = match cat {
             Category::HighCard | Category::Flush => 5,
@@ -175,7 +223,14 @@ impl Strength5 {
 
     /// The ace-high straight flush.
     pub fn is_royal_flush(self) -> bool {
-        self.category() == Category::StraightFlush && self.ranks().get(0) == super::card::ACE
+        self.category() == Category::StraightFlush
+            && !self.is_five_of_a_kind()
+            && self.ranks().get(0) == super::card::ACE
+    }
+
+    /// Five cards of one rank (only with a double deck).
+    pub fn is_five_of_a_kind(self) -> bool {
+        self.category() == Category::StraightFlush && (self.0 & 0xfff) >= FIVE_OF_A_KIND_BASE
     }
 
     /// This hand as a front would see it (RULES §2: only as many ranks as the
@@ -241,6 +296,30 @@ mod tests {
         assert!(h5("As Ah Kd Kc 2s") > h5("As Ah Qd Qc Ks"));
         assert!(h5("3s 3h 3d 2c 2s") > h5("2s 2h 2d Ac As"));
         assert_eq!(h5("As Ah Kd Kc 2s"), h5("Ad Ac Kh Ks 2h"));
+    }
+
+    #[test]
+    fn double_deck_rows() {
+        let multi = |s: &str| {
+            let c = parse_cards(s).unwrap();
+            eval5_multi(&[c[0], c[1], c[2], c[3], c[4]])
+        };
+        assert_eq!(DECODE[Category::StraightFlush as usize].len(), FIVE_OF_A_KIND_BASE as usize);
+        let five = multi("As As Ah Ad Ac");
+        assert!(five.is_five_of_a_kind() && !five.is_royal_flush());
+        assert_eq!(five.category(), Category::StraightFlush);
+        assert!(five > h5("As Ks Qs Js Ts"), "above a royal flush");
+        assert!(multi("2s 2s 2h 2d 2c") > h5("As Ks Qs Js Ts"));
+        assert!(multi("3s 3s 3h 3d 3c") > multi("2s 2s 2h 2d 2c"));
+        assert_eq!(five.ranks().get(0), crate::engine::card::ACE);
+        // A flush holding a card twice is a flush, not a pair.
+        let paired = multi("As As Ks Qs Js");
+        assert_eq!(paired.category(), Category::Flush);
+        assert_eq!(paired, h5("As Ks Qs Js 9s"), "the best plain flush not above it");
+        assert_eq!(multi("5h 5h 4h 3h 2h"), h5("7h 5h 4h 3h 2h"), "at least the lowest flush");
+        // Otherwise the plain evaluation: two of the same card are a pair.
+        assert_eq!(multi("Ks Ks Qd 7c 2s"), h5("Ks Kh Qd 7c 2s"));
+        assert_eq!(multi("Ks Kh Qd 7c 2s"), h5("Ks Kh Qd 7c 2s"));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod card;
 pub mod eval;
 pub mod jackpot;
+pub mod options;
 pub mod ruleset;
 pub mod scoring;
 pub mod setter;

@@ -5,8 +5,9 @@
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use super::card::{Card, ACE, QUEEN};
+use super::card::{Card, ACE, JACK};
 use super::eval::{eval3, eval5, front_beats_middle, Category, Strength3, Strength5};
+use super::options::{Penalty, TableOptions, MOON_UNITS};
 use super::ruleset::{
     row_value, royalty, FantasylandStay, NormalScoring, Row, RowPoints, Ruleset, SpecialVsSpecial, Surrender,
     ACES_VALUES,
@@ -80,6 +81,10 @@ pub struct SeatJudgement {
     pub aces: u8,
     pub royalties: i64,
     pub fantasyland_next: bool,
+    /// Cards the seat gets in fantasyland next hand (when it qualifies).
+    pub fantasyland_cards: Option<usize>,
+    /// Shooting the moon: a jack-high back without a foul.
+    pub moon: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -97,6 +102,23 @@ pub struct SeatResult {
     pub net: Decimal,
     /// Why the seat is fouled, in words (an addition to the contract).
     pub foul_reason: Option<String>,
+    /// Open-face table play (only when the showdown gives `options`): what
+    /// the seat may still win or lose after this hand (RULES §8; under
+    /// tournament rules its points), carried into a fantasyland hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exposure_end: Option<Decimal>,
+    /// Cards the seat is dealt in fantasyland next hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fantasyland_cards: Option<usize>,
+    /// The seat shot the moon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moon: Option<bool>,
+    /// Tournament rules: the seat is out of the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out: Option<bool>,
+    /// Tournament penalties recorded against the seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub penalties: Option<Vec<&'static str>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -124,7 +146,12 @@ pub struct ScoreResult {
     pub jackpot_contribution: Decimal,
 }
 
-fn judge_seat(rules: &Ruleset, seat: &super::showdown::Seat) -> Result<SeatJudgement, ShowdownError> {
+fn judge_seat(
+    rules: &Ruleset,
+    options: Option<TableOptions>,
+    seat: &super::showdown::Seat,
+) -> Result<SeatJudgement, ShowdownError> {
+    let opts = options.unwrap_or_default();
     let all = seat.cards.all();
     let aces = all.iter().filter(|c| c.rank() == ACE).count() as u8;
     let set_rows = seat.cards.set_rows();
@@ -159,7 +186,9 @@ fn judge_seat(rules: &Ruleset, seat: &super::showdown::Seat) -> Result<SeatJudge
         middle: r.middle_strength,
         back: r.back_strength,
     });
-    let declared_foul = seat.surrender && rules.surrender == Surrender::DeclaredFoul;
+    // A dead hand (tournament rules) pays the full foul plus royalties.
+    let declared_foul =
+        (seat.surrender && rules.surrender == Surrender::DeclaredFoul) || seat.has_penalty(Penalty::DeadHand);
     let foul = match (special, seat.surrender, strengths) {
         (None, false, Some(s)) => s.foul(),
         _ => None,
@@ -167,6 +196,7 @@ fn judge_seat(rules: &Ruleset, seat: &super::showdown::Seat) -> Result<SeatJudge
     let fouled = declared_foul || foul.is_some();
     let foul_reason = match (foul, strengths) {
         (Some((lower, upper)), Some(s)) => Some(describe_foul(&s, lower, upper)),
+        _ if seat.has_penalty(Penalty::DeadHand) => Some("the hand was declared dead".to_string()),
         _ if declared_foul => Some("surrender is a declared foul".to_string()),
         _ => None,
     };
@@ -182,8 +212,18 @@ fn judge_seat(rules: &Ruleset, seat: &super::showdown::Seat) -> Result<SeatJudge
                     || s.back.category() >= Category::Quads
                     || (stay == FantasylandStay::Ofc && s.middle.category() >= Category::FullHouse)
             } else {
-                front_trips || (s.front.category() == Category::Pair && s.front.ranks()[0] >= QUEEN)
+                opts.enters_fantasyland(s.front)
             }
+        }
+        _ => false,
+    };
+    let fantasyland_cards = match strengths {
+        Some(s) if fantasyland_next => Some(opts.fantasyland_cards(rules, s.front, !seat.in_fantasyland)),
+        _ => None,
+    };
+    let moon = match strengths {
+        Some(s) if opts.shoot_the_moon && !fouled => {
+            s.back.category() == Category::HighCard && s.back.ranks().get(0) == JACK
         }
         _ => false,
     };
@@ -196,13 +236,15 @@ fn judge_seat(rules: &Ruleset, seat: &super::showdown::Seat) -> Result<SeatJudge
         aces,
         royalties,
         fantasyland_next,
+        fantasyland_cards,
+        moon,
     })
 }
 
 /// Judges every seat (in input order) without scoring pairs: fouls, claims,
 /// royalties and fantasyland. Errors when a claim is not made.
 pub fn judge(showdown: &Showdown) -> Result<Vec<SeatJudgement>, ShowdownError> {
-    showdown.seats.iter().map(|s| judge_seat(showdown.ruleset, s)).collect()
+    showdown.seats.iter().map(|s| judge_seat(showdown.ruleset, showdown.options, s)).collect()
 }
 
 /// Row results of `p` against `q` (+1 p wins, -1 q wins, 0 push), fouls
@@ -302,6 +344,27 @@ fn bad_beat_hand(j: &SeatJudgement) -> bool {
     }
 }
 
+/// Open-face table play added to a pair's main units (positive: `q` pays
+/// `p`): shooting the moon, tournament penalties, and the missed-turn rule
+/// that a seat takes no chips from a seat that was itself penalised.
+fn table_play_units(showdown: &Showdown, judged: &[SeatJudgement], p: usize, q: usize, main: i64) -> i64 {
+    if showdown.options.is_none() {
+        return 0;
+    }
+    let mut units = 0;
+    units += MOON_UNITS * (judged[p].moon as i64 - judged[q].moon as i64);
+    let penalty = |i: usize| showdown.seats[i].penalties.iter().map(|x| x.units()).sum::<i64>();
+    units += penalty(q) - penalty(p);
+    let total = main + units;
+    let (sp, sq) = (&showdown.seats[p], &showdown.seats[q]);
+    if (total > 0 && sp.has_penalty(Penalty::MissedTurn) && !sq.penalties.is_empty())
+        || (total < 0 && sq.has_penalty(Penalty::MissedTurn) && !sp.penalties.is_empty())
+    {
+        return -main; // the pair settles nothing
+    }
+    units
+}
+
 /// Scores a valid showdown into its settlement sheet.
 pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
     let rules = showdown.ruleset;
@@ -397,7 +460,23 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
                             .sum();
                         base + bonus
                     }
-                    NormalScoring::Rows(cfg) => row_points(&cfg, jp, jq, &r),
+                    NormalScoring::Rows(cfg) => {
+                        // Tournament: a seat that missed its turn pays no
+                        // royalties that hand.
+                        let missed = |i: usize| showdown.seats[i].has_penalty(Penalty::MissedTurn);
+                        if cfg.royalties && (missed(p) || missed(q)) {
+                            let (mut jp, mut jq) = (jp.clone(), jq.clone());
+                            if missed(q) {
+                                jp.royalties = 0;
+                            }
+                            if missed(p) {
+                                jq.royalties = 0;
+                            }
+                            row_points(&cfg, &jp, &jq, &r)
+                        } else {
+                            row_points(&cfg, jp, jq, &r)
+                        }
+                    }
                     NormalScoring::Pool => 0, // settled below, over the whole table
                     NormalScoring::SingleWinner => r.iter().sum(),
                 };
@@ -420,6 +499,7 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
             if rules.aces_bet && showdown.seats[p].aces_bet && showdown.seats[q].aces_bet {
                 main += ACES_VALUES[jp.aces as usize] - ACES_VALUES[jq.aces as usize];
             }
+            main += table_play_units(showdown, &judged, p, q, main);
         }
         results.push([special, main]);
     }
@@ -461,6 +541,14 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
                 stack_end,
                 net: settlement.nets[i],
                 foul_reason: j.foul_reason.clone(),
+                exposure_end: showdown.options.map(|_| settlement.exposures[i]),
+                fantasyland_cards: showdown.options.and(j.fantasyland_cards),
+                moon: showdown.options.filter(|o| o.shoot_the_moon).map(|_| j.moon),
+                out: showdown.options.filter(|o| o.tournament).map(|_| settlement.out[i]),
+                penalties: showdown
+                    .options
+                    .filter(|o| o.tournament)
+                    .map(|_| s.penalties.iter().map(|p| p.name()).collect()),
             }
         })
         .collect();

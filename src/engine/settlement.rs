@@ -7,7 +7,7 @@
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use super::showdown::{Showdown, MAX_SEATS};
+use super::showdown::Showdown;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -33,6 +33,11 @@ pub struct Settlement {
     pub stacks: Vec<Decimal>,
     /// Stack changes (rake included), by seat index.
     pub nets: Vec<Decimal>,
+    /// What each seat may still win or lose after the settlement, by seat
+    /// index (RULES §8; under tournament rules the stack).
+    pub exposures: Vec<Decimal>,
+    /// Under tournament rules: the seat is out of the game.
+    pub out: Vec<bool>,
 }
 
 /// Money as an integer count of `10^-scale`.
@@ -59,6 +64,7 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
         .seats
         .iter()
         .map(|s| s.stack.scale())
+        .chain(showdown.seats.iter().filter_map(|s| s.exposure.map(|e| e.scale())))
         .chain([showdown.rake_per_seat.scale(), showdown.unit.scale()])
         .chain(showdown.pair_units.iter().map(|p| p.2.scale()))
         .max()
@@ -66,11 +72,18 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
     let exact = Exact { scale };
     let n = showdown.seats.len();
     let rake = exact.of(showdown.rake_per_seat);
-    let mut stacks = [0i128; MAX_SEATS];
-    for (i, s) in showdown.seats.iter().enumerate() {
-        stacks[i] = exact.of(s.stack) - rake;
-    }
-    let mut exposure = stacks;
+    let mut stacks: Vec<i128> = showdown.seats.iter().map(|s| exact.of(s.stack) - rake).collect();
+    let tournament = showdown.tournament();
+    // RULES §8: stack less rake, or the exposure carried from the previous
+    // hand (a fantasyland hand extends it). Tournament: the stack bounds
+    // only what a seat pays.
+    let mut exposure: Vec<i128> = showdown
+        .seats
+        .iter()
+        .zip(&stacks)
+        .map(|(s, &st)| if tournament { st } else { s.exposure.map_or(st, |e| exact.of(e).min(st)) })
+        .collect();
+    let mut out: Vec<bool> = stacks.iter().map(|&st| tournament && st <= 0).collect();
     let mut transactions = Vec::with_capacity(2 * pairs.len());
     for (pass_index, pass) in [Pass::Special, Pass::Main].into_iter().enumerate() {
         for (&(p, q), u) in pairs.iter().zip(units) {
@@ -83,9 +96,25 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
             if owed == 0 {
                 continue; // a unit of 0: nothing is owed, no transaction (RULES §8)
             }
-            let paid = owed.min(exposure[payer]).min(exposure[payee]);
-            exposure[payer] -= paid;
-            exposure[payee] -= paid;
+            let paid = if tournament {
+                // Bust-out: an out seat's later transactions do not happen;
+                // a payer who cannot pay in full pays what it has and is out,
+                // as is one whose points reach zero.
+                if out[payer] || out[payee] {
+                    0
+                } else {
+                    let paid = owed.min(stacks[payer]);
+                    if paid < owed || stacks[payer] - paid <= 0 {
+                        out[payer] = true;
+                    }
+                    paid
+                }
+            } else {
+                let paid = owed.min(exposure[payer]).min(exposure[payee]);
+                exposure[payer] -= paid;
+                exposure[payee] -= paid;
+                paid
+            };
             stacks[payer] -= paid;
             stacks[payee] += paid;
             transactions.push(Transaction {
@@ -97,10 +126,15 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
             });
         }
     }
+    if tournament {
+        exposure.clone_from(&stacks);
+    }
     let starts = showdown.seats.iter().map(|s| exact.of(s.stack));
     Settlement {
         transactions,
-        stacks: stacks[..n].iter().map(|&v| exact.money(v)).collect(),
-        nets: stacks[..n].iter().zip(starts).map(|(&end, start)| exact.money(end - start)).collect(),
+        stacks: stacks.iter().map(|&v| exact.money(v)).collect(),
+        nets: stacks.iter().zip(starts).map(|(&end, start)| exact.money(end - start)).collect(),
+        exposures: exposure[..n].iter().map(|&v| exact.money(v.max(0))).collect(),
+        out,
     }
 }

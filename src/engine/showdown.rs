@@ -5,7 +5,8 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 
-use super::card::{parse_cards, Card, CardError, CardSet};
+use super::card::{parse_cards, Card, CardError};
+use super::options::{Penalty, TableOptions};
 use super::ruleset::{self, Ruleset, Structure, Surrender};
 use super::special::{SetRows, SpecialKind};
 
@@ -64,6 +65,17 @@ pub struct SeatInput {
     pub in_fantasyland: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discards: Option<String>,
+    /// Open-face table play: the most this seat may still win or lose
+    /// (RULES §8), carried from the previous hand; default: stack less rake.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exposure: Option<MoneyText>,
+    /// Cards the seat was dealt in fantasyland (pineapple 14 to 17).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fantasyland_cards: Option<u32>,
+    /// Tournament penalties recorded by the floor (`early-card`,
+    /// `missed-turn`, `dead-hand`); needs the `tournament` option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalties: Option<Vec<String>>,
 }
 
 /// One showdown as JSON (CONTRACT.md "Showdown (input)").
@@ -81,6 +93,10 @@ pub struct ShowdownInput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pair_units: Option<Vec<PairUnitInput>>,
     pub seats: Vec<SeatInput>,
+    /// Open-face table options (`options::TableOptions`); an addition to
+    /// the contract, absent by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<serde_json::Value>,
 }
 
 impl ShowdownInput {
@@ -157,6 +173,14 @@ pub enum ShowdownError {
     AcesBetNotAllowed { seat: u32, preset: &'static str },
     #[error("seat {seat} is in fantasyland, which only the ofc presets have (the preset is {preset})")]
     FantasylandNotAllowed { seat: u32, preset: &'static str },
+    #[error("{card} appears three times, but a double deck has two of each card: {places}")]
+    TooManyCopies { card: String, places: String },
+    #[error("options: {0}")]
+    Options(String),
+    #[error("{preset} with these options is played by 2 to {max} players; this showdown has {found}")]
+    PlayerCount { preset: &'static str, max: usize, found: usize },
+    #[error("seat {seat}: {message}")]
+    TablePlay { seat: u32, message: String },
 }
 
 fn preset_list() -> String {
@@ -210,6 +234,16 @@ pub struct Seat {
     pub aces_bet: bool,
     pub in_fantasyland: bool,
     pub discards: Vec<Card>,
+    /// The exposure this seat starts settlement with (RULES §8), when carried.
+    pub exposure: Option<Decimal>,
+    pub fantasyland_cards: Option<usize>,
+    pub penalties: Vec<Penalty>,
+}
+
+impl Seat {
+    pub fn has_penalty(&self, p: Penalty) -> bool {
+        self.penalties.contains(&p)
+    }
 }
 
 /// A valid showdown: seats in clockwise order.
@@ -224,6 +258,8 @@ pub struct Showdown {
     /// Pair stakes as indexes into `seats`.
     pub pair_units: Vec<(usize, usize, Decimal)>,
     pub seats: Vec<Seat>,
+    /// Open-face table options, when the showdown gives them.
+    pub options: Option<TableOptions>,
 }
 
 /// Reads an amount of money; `what` names it in an error.
@@ -282,9 +318,18 @@ impl Showdown {
         let name = input.ruleset.as_deref().unwrap_or(ruleset::DEFAULT_PRESET);
         let rules = ruleset::preset(name).ok_or_else(|| ShowdownError::UnknownPreset(name.to_string()))?;
         let n = input.seats.len();
-        if !(2..=MAX_SEATS).contains(&n) {
-            return Err(ShowdownError::SeatCount(n));
+        let options = match &input.options {
+            None => None,
+            Some(v) => Some(TableOptions::from_json(v, rules).map_err(ShowdownError::Options)?),
+        };
+        match options {
+            None if !(2..=MAX_SEATS).contains(&n) => return Err(ShowdownError::SeatCount(n)),
+            Some(o) if !(2..=o.max_players(rules)).contains(&n) => {
+                return Err(ShowdownError::PlayerCount { preset: rules.name, max: o.max_players(rules), found: n })
+            }
+            _ => {}
         }
+        let copies = options.map_or(1, |o| o.copies());
         for (i, s) in input.seats.iter().enumerate() {
             if input.seats[..i].iter().any(|t| t.seat == s.seat) {
                 return Err(ShowdownError::RepeatedSeat(s.seat));
@@ -330,19 +375,28 @@ impl Showdown {
             pair_units.push((key.0, key.1, unit));
         }
 
-        let mut seen = CardSet::new();
         // Where each card was seen: (seat, row), formatted only for an error.
-        let mut where_seen: [(u32, &'static str); 52] = [(0, ""); 52];
+        // One deck has one of each card; a double deck two.
+        let mut where_seen: Vec<Vec<(u32, &'static str)>> = vec![Vec::new(); 52];
         let mut note = |card: Card, seat: u32, row: &'static str| -> Result<(), ShowdownError> {
-            if !seen.insert(card) {
-                let (first_seat, first_row) = where_seen[card.index() as usize];
+            let seen = &mut where_seen[card.index() as usize];
+            if seen.len() >= copies as usize {
+                let places = |list: &[(u32, &'static str)]| {
+                    list.iter().map(|(s, r)| format!("seat {s} {r}")).collect::<Vec<_>>().join(", ")
+                };
+                if copies > 1 {
+                    return Err(ShowdownError::TooManyCopies {
+                        card: card.to_string(),
+                        places: format!("{} and seat {seat} {row}", places(seen)),
+                    });
+                }
                 return Err(ShowdownError::DuplicateCard {
                     card: card.to_string(),
-                    first: format!("seat {first_seat} {first_row}"),
+                    first: places(seen),
                     second: format!("seat {seat} {row}"),
                 });
             }
-            where_seen[card.index() as usize] = (seat, row);
+            seen.push((seat, row));
             Ok(())
         };
 
@@ -385,6 +439,27 @@ impl Showdown {
             if s.in_fantasyland && rules.fantasyland.is_none() {
                 return Err(ShowdownError::FantasylandNotAllowed { seat: number, preset: rules.name });
             }
+            let mut penalties = Vec::new();
+            for name in s.penalties.iter().flatten() {
+                let p = Penalty::from_name(name).ok_or_else(|| ShowdownError::TablePlay {
+                    seat: number,
+                    message: format!("unknown penalty {name:?}; the penalties are early-card, missed-turn, dead-hand"),
+                })?;
+                if !options.is_some_and(|o| o.tournament) {
+                    return Err(ShowdownError::TablePlay {
+                        seat: number,
+                        message: format!("penalty {name} needs the tournament option"),
+                    });
+                }
+                if p == Penalty::DeadHand && penalties.contains(&p) {
+                    return Err(ShowdownError::TablePlay {
+                        seat: number,
+                        message: "the hand is declared dead twice".to_string(),
+                    });
+                }
+                penalties.push(p);
+            }
+            let dead = penalties.contains(&Penalty::DeadHand);
             let rows = [("front", &s.front), ("middle", &s.middle), ("back", &s.back)];
             let given: Vec<&'static str> = rows.iter().filter(|r| r.1.is_some()).map(|r| r.0).collect();
             let cards = match (&s.cards, given.len()) {
@@ -401,7 +476,7 @@ impl Showdown {
                         Some(Claim::Best) => true,
                         None => false,
                     };
-                    if !s.surrender && !arrangement_free {
+                    if !s.surrender && !arrangement_free && !dead {
                         return Err(ShowdownError::LooseCards(number));
                     }
                     SeatCards::Loose(loose)
@@ -443,6 +518,65 @@ impl Showdown {
                     list
                 }
             };
+            let exposure = match &s.exposure {
+                None => None,
+                Some(e) => {
+                    let e = money(e, || format!("seat {number} exposure"))?;
+                    if e > stack - rake_per_seat {
+                        return Err(ShowdownError::TablePlay {
+                            seat: number,
+                            message: format!(
+                                "exposure {e} is larger than the stack {stack} less the rake {rake_per_seat}"
+                            ),
+                        });
+                    }
+                    Some(e)
+                }
+            };
+            let fantasyland_cards = match s.fantasyland_cards {
+                None => None,
+                Some(_) if !s.in_fantasyland => {
+                    return Err(ShowdownError::TablePlay {
+                        seat: number,
+                        message: "fantasyland_cards is given, but the seat is not in fantasyland".to_string(),
+                    })
+                }
+                Some(c) => {
+                    let c = c as usize;
+                    let range = if rules.discards { 14..=17 } else { 13..=13 };
+                    if !range.contains(&c) {
+                        return Err(ShowdownError::TablePlay {
+                            seat: number,
+                            message: format!(
+                                "fantasyland_cards {c}: in {} a fantasyland seat gets {} to {} cards",
+                                rules.name,
+                                range.start(),
+                                range.end()
+                            ),
+                        });
+                    }
+                    Some(c)
+                }
+            };
+            // Pineapple: 13 placed, the rest discarded. A fantasyland seat
+            // discards exactly what it was dealt beyond 13 (a dead or
+            // surrendered hand at most that); other seats at most 4.
+            if rules.discards && (options.is_some() || fantasyland_cards.is_some()) {
+                let most = fantasyland_cards.unwrap_or(super::options::PINEAPPLE_CARDS) - super::options::PLACED;
+                let exact = fantasyland_cards.is_some() && !dead && !s.surrender;
+                let found = discards.len();
+                if found > most || (exact && found != most) {
+                    let dealt = most + super::options::PLACED;
+                    return Err(ShowdownError::TablePlay {
+                        seat: number,
+                        message: format!(
+                            "lists {found} discards; {} {dealt} cards it discards {}{most}",
+                            if fantasyland_cards.is_some() { "dealt in fantasyland" } else { "dealt" },
+                            if exact { "" } else { "at most " },
+                        ),
+                    });
+                }
+            }
             seats.push(Seat {
                 number,
                 stack,
@@ -452,15 +586,25 @@ impl Showdown {
                 aces_bet: rules.aces_bet && s.aces_bet.unwrap_or(true),
                 in_fantasyland: s.in_fantasyland,
                 discards,
+                exposure,
+                fantasyland_cards,
+                penalties,
             });
         }
-        Ok(Showdown { ruleset: rules, unit, dealer, rake_per_seat, jackpot_per_seat, pair_units, seats })
+        Ok(Showdown { ruleset: rules, unit, dealer, rake_per_seat, jackpot_per_seat, pair_units, seats, options })
     }
 
-    /// Seat indexes in settlement order: the dealer first, then clockwise.
+    /// Seat indexes in settlement order: the dealer first, then clockwise;
+    /// under tournament rules in seat order from position 1 (the first seat
+    /// listed).
     pub fn settlement_order(&self) -> impl Iterator<Item = usize> + '_ {
         let n = self.seats.len();
-        (0..n).map(move |k| (self.dealer + k) % n)
+        let first = if self.tournament() { 0 } else { self.dealer };
+        (0..n).map(move |k| (first + k) % n)
+    }
+
+    pub fn tournament(&self) -> bool {
+        self.options.is_some_and(|o| o.tournament)
     }
 
     /// Whether this pair settles at all under the preset's structure.

@@ -112,8 +112,8 @@ impl<'a> SetRows<'a> {
             middle,
             back,
             front_strength: super::eval::eval3(front),
-            middle_strength: super::eval::eval5(middle),
-            back_strength: super::eval::eval5(back),
+            middle_strength: super::eval::eval5_multi(middle),
+            back_strength: super::eval::eval5_multi(back),
         }
     }
 }

@@ -97,6 +97,8 @@ struct SeatBox {
     stack: String,
     dealer: bool,
     fantasyland: bool,
+    /// "fantasyland this hand: 16 cards, exposure 9" (open-face table play).
+    fantasyland_note: String,
 }
 
 #[derive(Template, WebTemplate)]
@@ -168,10 +170,30 @@ async fn table_view(
                 fantasyland: open
                     .as_ref()
                     .is_some_and(|h| h.seats.iter().any(|s| s.seat == number && s.in_fantasyland)),
+                fantasyland_note: open
+                    .as_ref()
+                    .and_then(|h| h.seats.iter().find(|s| s.seat == number))
+                    .map(fantasyland_note)
+                    .unwrap_or_default(),
             }
         })
         .collect();
     Ok(TablePage { nav: Nav::of(identity), deals: identity.user.deals_at(id), table, seats, last_committed, problem })
+}
+
+/// What an open-face seat carries into the hand, in words ("" for none).
+fn fantasyland_note(s: &hands::HandSeatView) -> String {
+    let mut parts = Vec::new();
+    if s.in_fantasyland {
+        parts.push(match s.fantasyland_cards {
+            Some(c) if c > 13 => format!("fantasyland: {c} cards, 13 placed, {} discarded", c - 13),
+            _ => "fantasyland: 13 cards at once".to_string(),
+        });
+    }
+    if let Some(e) = s.exposure_start {
+        parts.push(format!("exposure carried: {e}"));
+    }
+    parts.join("; ")
 }
 
 struct RowForm {
@@ -188,6 +210,7 @@ struct SeatForm {
     player: String,
     stack: String,
     fantasyland: bool,
+    fantasyland_note: String,
     rows: Vec<RowForm>,
     surrender: bool,
     claim: String,
@@ -257,6 +280,7 @@ fn entry_page_for(
                 player: s.player.clone(),
                 stack: s.stack_start.to_string(),
                 fantasyland: s.in_fantasyland,
+                fantasyland_note: fantasyland_note(s),
                 rows,
                 surrender: !field(s.seat, "surrender").is_empty(),
                 claim: field(s.seat, "claim"),
