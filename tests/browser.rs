@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
-use support::{request, spawn_app, TestApp};
+use support::{request, spawn_app, TestApp, PASSWORD};
 
 struct Driver(Child);
 
@@ -97,6 +97,19 @@ async fn row_notes(client: &Client) -> Vec<String> {
     notes
 }
 
+/// Signs `username` in through the sign-in page.
+async fn sign_in(client: &Client, base: &str, username: &str) {
+    client.goto(&format!("{base}/login")).await.unwrap();
+    client.find(Locator::Css("input[name=username]")).await.unwrap().send_keys(username).await.unwrap();
+    let password = client.find(Locator::Css("input[name=password]")).await.unwrap();
+    password.send_keys(PASSWORD).await.unwrap();
+    password.send_keys("\u{E007}").await.unwrap(); // Enter submits
+    eventually("the signed-in home page", || async {
+        client.current_url().await.unwrap().path() == "/" && text_of(client, ".who .user").await == username
+    })
+    .await;
+}
+
 /// Table 7 set up, hand 1 started, its entry page open in a new browser.
 async fn open_entry(port: u16) -> (TestApp, tempfile::TempDir, Client) {
     open_entry_with(port, set_up).await
@@ -110,6 +123,7 @@ async fn open_entry_with(port: u16, set_up: impl FnOnce(&TestApp)) -> (TestApp, 
     assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
     let profile = tempfile::tempdir().unwrap();
     let client = browser(port, profile.path()).await;
+    sign_in(&client, &format!("http://{}", app.base), "boss").await;
     client.goto(&format!("http://{}/tables/1/hands/1/entry", app.base)).await.unwrap();
     (app, profile, client)
 }
@@ -147,9 +161,12 @@ async fn a_dealer_keys_in_a_showdown_fixes_a_foul_commits_and_reads_the_sheet() 
     let Some((_driver, port)) = chromedriver() else { return };
     let app = spawn_app("sqlite");
     set_up(&app);
+    app.user("dee", &["dealer"], &[1]);
     let profile = tempfile::tempdir().unwrap();
     let client = browser(port, profile.path()).await;
     let base = format!("http://{}", app.base);
+    // A dealer signs in (their table: 1).
+    sign_in(&client, &base, "dee").await;
 
     // The table view: start the hand with its button.
     client.goto(&format!("{base}/tables/1")).await.unwrap();
@@ -380,4 +397,62 @@ async fn pineapple_discards_are_entered_and_checked_for_duplicates() {
     // the ofc worked example: the second hand pays the first 4 (royalties 7 and 4)
     assert_eq!(hand["result"]["pairs"][0]["main_units"], 4, "{hand}");
     client.close().await.unwrap();
+}
+
+/// The bad beat of `tests/back_office.rs`: seat 1 loses all three rows to seat 2.
+const BAD_BEAT: &str = r#"{"seats":[
+ {"seat":1,"front":"3c 3d 4c","middle":"2h 2d 2c 4h 5d","back":"5s 6s 7s 8s 9s"},
+ {"seat":2,"front":"As Ad 8c","middle":"Ks Kd Kc 6h 7h","back":"Th Jh Qh Kh Ah"},
+ {"seat":3,"front":"Qs Qd 2s","middle":"Ts Td Tc 3s 4s","back":"4d 6d 7d 8d 9d"},
+ {"seat":4,"front":"8h 9h Qc","middle":"Js Jd Jc 3h 5h","back":"5c 6c 7c 9c Ac"}]}"#;
+
+#[actix_web::test]
+async fn two_floor_supervisors_approve_and_verify_a_jackpot_hit() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let app = spawn_app("sqlite");
+    set_up(&app);
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands/1/commit", BAD_BEAT).0, 201);
+    app.user("flo", &["floor"], &[]);
+    app.user("fred", &["floor"], &[]);
+    let base = format!("http://{}", app.base);
+    let (profile_a, profile_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let flo = browser(port, profile_a.path()).await;
+    let fred = browser(port, profile_b.path()).await;
+    sign_in(&flo, &base, "flo").await;
+    sign_in(&fred, &base, "fred").await;
+
+    // Flo sees the pending hit with its payout plan and approves it.
+    flo.goto(&format!("{base}/floor")).await.unwrap();
+    let hit = text_of(&flo, "#hit-1").await;
+    assert!(hit.contains("500.40") && hit.contains("pending"), "{hit}");
+    assert!(hit.contains("250.20") && hit.contains("125.10") && hit.contains("62.55"), "{hit}");
+    screenshot(&flo, "floor-pending").await;
+    flo.find(Locator::Css("#hit-1 button.approve")).await.unwrap().click().await.unwrap();
+    eventually("the hit approved by flo", || async {
+        let hit = text_of(&flo, "#hit-1").await;
+        hit.contains("approved") && hit.contains("Approved by flo")
+    })
+    .await;
+    // Flo cannot verify her own approval: no button, and the page says why.
+    assert!(flo.find(Locator::Css("#hit-1 button.verify")).await.is_err());
+    assert!(text_of(&flo, "#hit-1").await.contains("a second, different floor or admin user verifies it"));
+    screenshot(&flo, "floor-approved").await;
+
+    // Fred verifies it: paid, with both names and times on the page.
+    fred.goto(&format!("{base}/floor")).await.unwrap();
+    fred.find(Locator::Css("#hit-1 button.verify")).await.unwrap().click().await.unwrap();
+    eventually("the hit paid", || async { text_of(&fred, "table.grid").await.contains("paid") }).await;
+    let decided = text_of(&fred, "table.grid").await;
+    assert!(decided.contains("flo") && decided.contains("fred"), "{decided}");
+    assert!(text_of(&fred, "#hit-1").await.is_empty(), "no longer waiting");
+    screenshot(&fred, "floor-paid").await;
+    // The players were paid: seat 1 (Ann, 50 at the start) has her 250.20 share.
+    let (_, table) = request(&app, "GET", "/api/v1/tables/1", "");
+    let ann: rust_decimal::Decimal = table["seats"][0]["stack"].as_str().unwrap().parse().unwrap();
+    let (_, hand) = request(&app, "GET", "/api/v1/tables/1/hands/1", "");
+    assert_eq!(hand["jackpot_hits"][0]["status"], "paid");
+    assert!(ann > rust_decimal::Decimal::from(250), "{ann}");
+    flo.close().await.unwrap();
+    fred.close().await.unwrap();
 }
