@@ -11,7 +11,9 @@
 //!   posts showdowns to /api/v1/score with keep-alive and prints requests/s.
 //!
 //! Every loop is bounded by time and count; only the given base URL (a
-//! loopback address) is contacted.
+//! loopback address) is contacted. `PITBOSS_TOKEN` is the API token of a user
+//! with the admin and floor roles (`pitboss admin create … --role admin --role
+//! floor`, then `pitboss admin token`); scoring needs none.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -34,11 +36,20 @@ fn new_agent() -> ureq::Agent {
         .into()
 }
 
+fn authorization() -> &'static str {
+    static HEADER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HEADER.get_or_init(|| format!("Bearer {}", std::env::var("PITBOSS_TOKEN").unwrap_or_default()))
+}
+
 fn call(agent: &ureq::Agent, method: &str, url: &str, body: Option<&Value>) -> (u16, Value) {
     let response = match (method, body) {
-        ("GET", _) => agent.get(url).call(),
-        (_, Some(b)) => agent.post(url).send_json(b),
-        (_, None) => agent.post(url).header("Content-Type", "application/json").send("{}"),
+        ("GET", _) => agent.get(url).header("Authorization", authorization()).call(),
+        (_, Some(b)) => agent.post(url).header("Authorization", authorization()).send_json(b),
+        (_, None) => agent
+            .post(url)
+            .header("Authorization", authorization())
+            .header("Content-Type", "application/json")
+            .send("{}"),
     };
     match response {
         Ok(mut r) => {

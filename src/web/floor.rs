@@ -25,14 +25,20 @@ fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther().insert_header((header::LOCATION, location.to_string())).finish()
 }
 
-/// Times on pages: UTC, to the second.
+/// A stored (UTC) time as shown on a page: in the casino's time zone.
+fn shown(at: &chrono::NaiveDateTime, tz: chrono_tz::Tz) -> String {
+    at.and_utc().with_timezone(&tz).format("%Y-%m-%d %H:%M:%S %Z").to_string()
+}
+
+/// A stored time in CSV: UTC.
 fn utc(at: &chrono::NaiveDateTime) -> String {
-    at.format("%Y-%m-%d %H:%M:%S UTC").to_string()
+    at.format("%Y-%m-%d %H:%M:%S").to_string()
 }
 
 #[derive(Template, WebTemplate)]
 #[template(path = "floor.html")]
 struct FloorPage {
+    tz: chrono_tz::Tz,
     nav: Nav,
     pools: Vec<PoolBalance>,
     open: Vec<HitView>,
@@ -46,7 +52,7 @@ struct FloorPage {
 
 impl FloorPage {
     fn when(&self, at: &chrono::NaiveDateTime) -> String {
-        utc(at)
+        shown(at, self.tz)
     }
 }
 
@@ -60,6 +66,7 @@ async fn floor_page_for(
     let (open, decided): (Vec<HitView>, Vec<HitView>) =
         hits.into_iter().partition(|h| matches!(h.status, "pending" | "approved"));
     Ok(FloorPage {
+        tz: state.time_zone,
         nav: Nav::of(identity),
         pools,
         open,
@@ -122,20 +129,21 @@ pub async fn display_page(state: web::Data<AppState>) -> Result<impl Responder, 
 #[derive(Template, WebTemplate)]
 #[template(path = "exceptions.html")]
 struct ExceptionsPage {
+    tz: chrono_tz::Tz,
     nav: Nav,
     rows: Vec<ExceptionView>,
 }
 
 impl ExceptionsPage {
     fn when(&self, at: &chrono::NaiveDateTime) -> String {
-        utc(at)
+        shown(at, self.tz)
     }
 }
 
 /// `GET /exceptions`: every void, rejected hit and ruleset change.
 pub async fn exceptions_page(state: web::Data<AppState>, identity: Identity) -> Result<impl Responder, AppError> {
     identity.require(super::routes::jackpots::REVIEWERS)?;
-    Ok(ExceptionsPage { nav: Nav::of(&identity), rows: with_db(&state, audit::exceptions).await? })
+    Ok(ExceptionsPage { tz: state.time_zone, nav: Nav::of(&identity), rows: with_db(&state, audit::exceptions).await? })
 }
 
 /// `GET /exceptions.csv` (RFC 4180).
@@ -158,6 +166,7 @@ pub async fn exceptions_csv(state: web::Data<AppState>, identity: Identity) -> R
 #[derive(Template, WebTemplate)]
 #[template(path = "audit.html")]
 struct AuditPage {
+    tz: chrono_tz::Tz,
     nav: Nav,
     events: Vec<AuditEventView>,
     action: String,
@@ -167,7 +176,7 @@ struct AuditPage {
 
 impl AuditPage {
     fn when(&self, at: &chrono::NaiveDateTime) -> String {
-        utc(at)
+        shown(at, self.tz)
     }
 }
 
@@ -183,7 +192,7 @@ pub async fn audit_page(
     let q = AuditQuery { limit: Some(100), ..q };
     let events = with_db(&state, move |c| audit::list(c, &q)).await?;
     let older = if events.len() == 100 { events.last().map(|e| e.id) } else { None };
-    Ok(AuditPage { nav: Nav::of(&identity), events, action, username, older })
+    Ok(AuditPage { tz: state.time_zone, nav: Nav::of(&identity), events, action, username, older })
 }
 
 #[derive(Template, WebTemplate)]

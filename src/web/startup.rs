@@ -38,6 +38,9 @@ impl Settings {
 /// between requests: several app servers can share one database.
 pub struct AppState {
     pub db: Database,
+    /// The casino's time zone (`TIME_ZONE`, default UTC): times on the floor
+    /// and back-office pages are shown in it (they are stored in UTC).
+    pub time_zone: chrono_tz::Tz,
 }
 
 /// Registers every route; shared by the server and the tests.
@@ -236,7 +239,13 @@ pub fn run(listener: TcpListener, db: Database) -> std::io::Result<Server> {
     let key = crate::db::users::session_key(&db).map_err(|e| std::io::Error::other(e.to_string()))?;
     let key = actix_web::cookie::Key::from(&key);
     let secure = secure_cookies(&listener);
-    let state = web::Data::new(AppState { db });
+    let time_zone = match std::env::var("TIME_ZONE") {
+        Ok(name) if !name.is_empty() => name.parse::<chrono_tz::Tz>().map_err(|_| {
+            std::io::Error::other(format!("TIME_ZONE {name:?} is not an IANA time zone (e.g. America/Los_Angeles)"))
+        })?,
+        _ => chrono_tz::UTC,
+    };
+    let state = web::Data::new(AppState { db, time_zone });
     let server = HttpServer::new(move || {
         let sessions = SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
             .cookie_name("pitboss_session".to_string())
