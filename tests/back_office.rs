@@ -118,6 +118,28 @@ fn a_new_installation_has_no_user_and_makes_its_first_admin_once() {
     let users = b.get("/admin/users");
     assert_eq!(users.status, 200);
     assert!(users.body.contains("Floor Boss") && users.body.contains("root"));
+    // The admin sets the room up from the pages: a pool, a table, a dealer.
+    assert_eq!(b.post("/admin/pools", &[("name", "Bad beat"), ("seed", "500")]).location(), "/admin/tables");
+    let bad = b.post("/admin/tables", &[("name", "T1"), ("preset", "typical"), ("unit", "five")]);
+    assert_eq!(bad.status, 422);
+    assert!(bad.body.contains("unit"), "the problem is named: {}", bad.body);
+    let table = [
+        ("name", "T1"),
+        ("preset", "typical"),
+        ("unit", "5"),
+        ("rake_per_seat", "0.50"),
+        ("jackpot_part", "0.10"),
+        ("pool_id", "1"),
+        ("time_zone", "America/Los_Angeles"),
+    ];
+    assert_eq!(b.post("/admin/tables", &table).location(), "/admin/tables");
+    let made =
+        b.post("/admin/users", &[("username", "dee"), ("password", PASSWORD), ("role", "dealer"), ("table", "1")]);
+    assert_eq!(made.location(), "/admin/users");
+    let mut dee = Browser::signed_in(&app, "dee");
+    let page = dee.get("/tables/1");
+    assert!(page.body.contains("T1") && page.body.contains("Bad beat") && page.body.contains("500.00"));
+    assert_eq!(dee.get("/admin/tables").status, 403, "a dealer is not an admin");
     // Once there is a user, the page is gone.
     let mut other = Browser::new(&app);
     assert_eq!(other.get("/setup").location(), "/login");
@@ -237,6 +259,8 @@ fn every_form_needs_the_sessions_token_and_this_sites_origin() {
         "/admin/users",
         "/admin/users/1",
         "/admin/users/1/tokens",
+        "/admin/tables",
+        "/admin/pools",
         "/logout",
     ];
     for path in forms {
@@ -369,6 +393,9 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("POST", "/admin/users", "", "admin"),
     ("POST", "/admin/users/999", "", "admin"),
     ("POST", "/admin/users/999/tokens", "", "admin"),
+    ("GET", "/admin/tables", "", "admin"),
+    ("POST", "/admin/tables", "", "admin"),
+    ("POST", "/admin/pools", "", "admin"),
     // Signing out: anyone signed in.
     ("POST", "/logout", "", "*"),
 ];

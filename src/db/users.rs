@@ -222,26 +222,17 @@ pub fn random_hex(n: usize) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-type UserRow = (i64, String, String, String, bool, i32, NaiveDateTime);
-
-fn user_columns() -> (
-    users::id,
-    users::username,
-    users::display_name,
-    users::roles,
-    users::active,
-    users::session_epoch,
-    users::created_at,
-) {
-    (
-        users::id,
-        users::username,
-        users::display_name,
-        users::roles,
-        users::active,
-        users::session_epoch,
-        users::created_at,
-    )
+/// A user's row, without the password hash.
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = users)]
+struct UserRow {
+    id: i64,
+    username: String,
+    display_name: String,
+    roles: String,
+    active: bool,
+    session_epoch: i32,
+    created_at: NaiveDateTime,
 }
 
 fn tables_of(conn: &mut DbConnection, user_id: i64) -> Result<Vec<i64>, AppError> {
@@ -253,13 +244,20 @@ fn tables_of(conn: &mut DbConnection, user_id: i64) -> Result<Vec<i64>, AppError
 }
 
 fn user_from(conn: &mut DbConnection, row: UserRow) -> Result<User, AppError> {
-    let (id, username, display_name, roles, active, session_epoch, _) = row;
-    let tables = tables_of(conn, id)?;
-    Ok(User { id, username, display_name, roles: roles_of(&roles), active, session_epoch, tables })
+    let tables = tables_of(conn, row.id)?;
+    Ok(User {
+        id: row.id,
+        username: row.username,
+        display_name: row.display_name,
+        roles: roles_of(&row.roles),
+        active: row.active,
+        session_epoch: row.session_epoch,
+        tables,
+    })
 }
 
 fn view_of(conn: &mut DbConnection, row: UserRow) -> Result<UserView, AppError> {
-    let created_at = row.6;
+    let created_at = row.created_at;
     let u = user_from(conn, row)?;
     Ok(UserView {
         id: u.id,
@@ -275,7 +273,7 @@ fn view_of(conn: &mut DbConnection, row: UserRow) -> Result<UserView, AppError> 
 /// An active user by id.
 pub fn active_user(conn: &mut DbConnection, id: i64) -> Result<Option<User>, AppError> {
     let row: Option<UserRow> =
-        users::table.find(id).filter(users::active.eq(true)).select(user_columns()).first(conn).optional()?;
+        users::table.find(id).filter(users::active.eq(true)).select(UserRow::as_select()).first(conn).optional()?;
     row.map(|r| user_from(conn, r)).transpose()
 }
 
@@ -283,7 +281,7 @@ pub fn active_user(conn: &mut DbConnection, id: i64) -> Result<Option<User>, App
 pub fn login_candidate(conn: &mut DbConnection, username: &str) -> Result<Option<(User, String)>, AppError> {
     let row: Option<(UserRow, String)> = users::table
         .filter(users::username.eq(username))
-        .select((user_columns(), users::password_hash))
+        .select((UserRow::as_select(), users::password_hash))
         .first(conn)
         .optional()?;
     row.map(|(r, hash)| Ok((user_from(conn, r)?, hash))).transpose()
@@ -294,14 +292,14 @@ pub fn count_users(conn: &mut DbConnection) -> Result<i64, AppError> {
 }
 
 pub fn list_users(conn: &mut DbConnection) -> Result<Vec<UserView>, AppError> {
-    let rows: Vec<UserRow> = users::table.order(users::username.asc()).select(user_columns()).load(conn)?;
+    let rows: Vec<UserRow> = users::table.order(users::username.asc()).select(UserRow::as_select()).load(conn)?;
     rows.into_iter().map(|r| view_of(conn, r)).collect()
 }
 
 pub fn get_user(conn: &mut DbConnection, id: i64) -> Result<UserView, AppError> {
     let row: UserRow = users::table
         .find(id)
-        .select(user_columns())
+        .select(UserRow::as_select())
         .first(conn)
         .optional()?
         .ok_or_else(|| AppError::NotFound(format!("no user {id}")))?;

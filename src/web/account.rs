@@ -9,7 +9,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 
 use super::auth::{self, Identity};
-use super::pages::{form_token, Nav};
+use super::pages::{form_token, page_with_status, Nav};
 use super::routes::{with_database, with_db};
 use super::startup::AppState;
 use crate::db::audit::Actor;
@@ -93,9 +93,7 @@ pub async fn login_post(
             let status = actix_web::ResponseError::status_code(&e);
             let page =
                 LoginPage { nav: Nav::anonymous(auth::session_csrf(&session)), next, username, problem: e.to_string() };
-            let mut response = page.respond_to(&request).map_into_boxed_body();
-            *response.status_mut() = status;
-            Ok(response)
+            Ok(page_with_status(page, &request, status))
         }
         Err(other) => Err(other),
     }
@@ -194,7 +192,5 @@ pub async fn setup_post(
         problem: problem.unwrap_or_default(),
         min_password: users::PASSWORD_LENGTH.0,
     };
-    let mut response = page.respond_to(&request).map_into_boxed_body();
-    *response.status_mut() = actix_web::http::StatusCode::UNPROCESSABLE_ENTITY;
-    Ok(response)
+    Ok(page_with_status(page, &request, actix_web::http::StatusCode::UNPROCESSABLE_ENTITY))
 }

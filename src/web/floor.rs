@@ -8,7 +8,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 
 use super::auth::Identity;
-use super::pages::{form_token, Nav};
+use super::pages::{form_problem, form_token, page_with_status, Nav};
 use super::routes::{with_database, with_db};
 use super::startup::AppState;
 use crate::db::audit::{self, AuditEventView, AuditQuery, ExceptionView};
@@ -104,13 +104,10 @@ pub async fn decide_post(
     let (user, actor) = (identity.user.clone(), identity.actor.clone());
     match with_database(&state, move |db| jackpots::decide(db, &user, &actor, id, decision, &reason)).await {
         Ok(_) => Ok(see_other("/floor")),
-        Err(AppError::Invalid(m) | AppError::Conflict(m) | AppError::Forbidden(m)) => {
-            let page = floor_page_for(&state, &identity, m).await?;
-            let mut response = page.respond_to(&request).map_into_boxed_body();
-            *response.status_mut() = actix_web::http::StatusCode::UNPROCESSABLE_ENTITY;
-            Ok(response)
+        Err(e) => {
+            let page = floor_page_for(&state, &identity, form_problem(e)?).await?;
+            Ok(page_with_status(page, &request, actix_web::http::StatusCode::UNPROCESSABLE_ENTITY))
         }
-        Err(other) => Err(other),
     }
 }
 
@@ -263,13 +260,10 @@ async fn users_answer(
         Ok(token) => {
             Ok(users_page_for(state, identity, String::new(), token).await?.respond_to(request).map_into_boxed_body())
         }
-        Err(AppError::Invalid(m) | AppError::Conflict(m) | AppError::NotFound(m)) => {
-            let page = users_page_for(state, identity, m, String::new()).await?;
-            let mut response = page.respond_to(request).map_into_boxed_body();
-            *response.status_mut() = actix_web::http::StatusCode::UNPROCESSABLE_ENTITY;
-            Ok(response)
+        Err(e) => {
+            let page = users_page_for(state, identity, form_problem(e)?, String::new()).await?;
+            Ok(page_with_status(page, request, actix_web::http::StatusCode::UNPROCESSABLE_ENTITY))
         }
-        Err(other) => Err(other),
     }
 }
 
@@ -335,4 +329,116 @@ pub async fn create_token_post(
     let actor = identity.actor.clone();
     let outcome = with_database(&state, move |db| users::create_token(db, &actor, id, &req).map(|t| t.token)).await;
     users_answer(&state, &identity, &request, outcome).await
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "admin_tables.html")]
+struct AdminTablesPage {
+    nav: Nav,
+    tables: Vec<tables::TableView>,
+    pools: Vec<PoolBalance>,
+    presets: Vec<&'static str>,
+    problem: String,
+}
+
+async fn admin_tables_for(
+    state: &web::Data<AppState>,
+    identity: &Identity,
+    problem: String,
+) -> Result<AdminTablesPage, AppError> {
+    identity.require(&[Role::Admin])?;
+    let (tables, pools) = with_db(state, |c| Ok((tables::list_tables(c)?, jackpots::pool_balances(c)?))).await?;
+    Ok(AdminTablesPage {
+        nav: Nav::of(identity),
+        tables,
+        pools,
+        presets: crate::engine::PRESETS.iter().map(|p| p.name).collect(),
+        problem,
+    })
+}
+
+/// `GET /admin/tables`: tables and pools, with forms to add them (admin).
+pub async fn admin_tables_page(state: web::Data<AppState>, identity: Identity) -> Result<impl Responder, AppError> {
+    admin_tables_for(&state, &identity, String::new()).await
+}
+
+async fn admin_tables_answer(
+    state: &web::Data<AppState>,
+    identity: &Identity,
+    request: &HttpRequest,
+    outcome: Result<(), AppError>,
+) -> Result<HttpResponse, AppError> {
+    match outcome {
+        Ok(()) => Ok(see_other("/admin/tables")),
+        Err(e) => {
+            let page = admin_tables_for(state, identity, form_problem(e)?).await?;
+            Ok(page_with_status(page, request, actix_web::http::StatusCode::UNPROCESSABLE_ENTITY))
+        }
+    }
+}
+
+fn optional(form: &[(String, String)], name: &str) -> Option<String> {
+    Some(field(form, name).trim().to_string()).filter(|v| !v.is_empty())
+}
+
+/// `POST /admin/pools` (a form): a new jackpot pool.
+pub async fn create_pool_post(
+    state: web::Data<AppState>,
+    identity: Identity,
+    form: web::Form<Vec<(String, String)>>,
+    request: HttpRequest,
+) -> Result<HttpResponse, AppError> {
+    identity.check_csrf(form_token(&form))?;
+    identity.require(&[Role::Admin])?;
+    let req = tables::NewPoolRequest {
+        name: field(&form, "name").to_string(),
+        seed: field(&form, "seed").to_string(),
+        shares: None,
+    };
+    let actor = identity.actor.clone();
+    let outcome = with_database(&state, move |db| tables::create_pool(db, &actor, &req).map(|_| ())).await;
+    admin_tables_answer(&state, &identity, &request, outcome).await
+}
+
+/// `POST /admin/tables` (a form): a new table.
+pub async fn create_table_post(
+    state: web::Data<AppState>,
+    identity: Identity,
+    form: web::Form<Vec<(String, String)>>,
+    request: HttpRequest,
+) -> Result<HttpResponse, AppError> {
+    identity.check_csrf(form_token(&form))?;
+    identity.require(&[Role::Admin])?;
+    let seat_count = match optional(&form, "seat_count").map(|s| s.parse::<i32>()) {
+        Some(Err(_)) => Err(AppError::Invalid("seat_count must be a whole number".to_string())),
+        Some(Ok(n)) => Ok(Some(n)),
+        None => Ok(None),
+    };
+    let pool_id = match optional(&form, "pool_id").map(|s| s.parse::<i64>()) {
+        Some(Err(_)) => Err(AppError::Invalid("pool_id must be a pool".to_string())),
+        Some(Ok(n)) => Ok(Some(n)),
+        None => Ok(None),
+    };
+    let outcome = match (seat_count, pool_id) {
+        (Ok(seat_count), Ok(pool_id)) => {
+            let req = tables::NewTableRequest {
+                name: field(&form, "name").to_string(),
+                seat_count,
+                pool_id,
+                time_zone: optional(&form, "time_zone"),
+                gaming_day_cutoff: optional(&form, "gaming_day_cutoff"),
+                ruleset: tables::RulesetRequest {
+                    preset: field(&form, "preset").to_string(),
+                    unit: field(&form, "unit").to_string(),
+                    rake_per_seat: optional(&form, "rake_per_seat"),
+                    jackpot_part: optional(&form, "jackpot_part"),
+                    options: None,
+                },
+            };
+            let actor = identity.actor.clone();
+            with_database(&state, move |db| tables::create_table(db, &actor, &req).map(|_| ())).await
+        }
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    };
+    admin_tables_answer(&state, &identity, &request, outcome).await
 }

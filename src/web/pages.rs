@@ -51,6 +51,26 @@ impl Nav {
     }
 }
 
+/// A page answered with `status` (a form shown again with its problem).
+pub fn page_with_status(
+    page: impl actix_web::Responder,
+    request: &actix_web::HttpRequest,
+    status: actix_web::http::StatusCode,
+) -> HttpResponse {
+    let mut response = page.respond_to(request).map_into_boxed_body();
+    *response.status_mut() = status;
+    response
+}
+
+/// The words of an error that a form shows above itself (bad input, a
+/// conflict, something missing, a refusal); any other error passes on.
+pub fn form_problem(error: AppError) -> Result<String, AppError> {
+    match error {
+        AppError::Invalid(m) | AppError::Conflict(m) | AppError::NotFound(m) | AppError::Forbidden(m) => Ok(m),
+        other => Err(other),
+    }
+}
+
 /// The form token a form post carries.
 pub fn form_token(fields: &[(String, String)]) -> Option<&str> {
     fields.iter().find(|(k, _)| k == "csrf_token").map(|(_, v)| v.as_str())

@@ -72,6 +72,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(
             web::resource("/admin/users").route(web::get().to(floor::users_page)).route(form(floor::create_user_post)),
         )
+        .service(
+            web::resource("/admin/tables")
+                .route(web::get().to(floor::admin_tables_page))
+                .route(form(floor::create_table_post)),
+        )
+        .service(web::resource("/admin/pools").route(form(floor::create_pool_post)))
         .service(web::resource("/admin/users/{id}").route(form(floor::update_user_post)))
         .service(web::resource("/admin/users/{id}/tokens").route(form(floor::create_token_post)))
         .service(web::resource("/tables/{id}/hands/{number}/void").route(form(pages::void_post)))

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A bounded load run on loopback: a fresh database (SQLite file, or a fresh
+# PostgreSQL database), the release binary, an admin made with
+# `pitboss admin create`, then `examples/load.rs commits` with TABLES tables
+# committing hands for SECONDS seconds, the server's memory sampled every
+# second. The load generator checks afterwards that every acknowledged hand is
+# present exactly once and that every stack and the pool reconcile.
+#
+#   benches/load_run.sh sqlite 300 32
+#   PG_ADMIN_URL=postgres://postgres@127.0.0.1:5432/postgres benches/load_run.sh postgres 300 32
+#
+# Needs `cargo build --release --bins --examples` first.
+set -euo pipefail
+backend=${1:-sqlite}
+seconds=${2:-60}
+tables=${3:-32}
+cd "$(dirname "$0")/.."
+bin=target/release/pitboss
+load=target/release/examples/load
+[ -x "$bin" ] && [ -x "$load" ] || { echo "build first: cargo build --release --bins --examples" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
+case "$backend" in
+  sqlite) export DATABASE_URL="$work/load.sqlite" ;;
+  postgres)
+    admin=${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+    name=pitboss_load_$$
+    psql "$admin" -qc "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name"
+    export DATABASE_URL="${admin%/*}/$name"
+    export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-40}
+    ;;
+  *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
+esac
+echo 'load-run-password' | "$bin" admin create --username load --role admin --role floor >/dev/null
+PITBOSS_TOKEN=$("$bin" admin token --username load --label "load run")
+export PITBOSS_TOKEN
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+BIND_ADDR=127.0.0.1:$port RUST_LOG=error "$bin" serve &
+server=$!
+for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
+( while kill -0 "$server" 2>/dev/null; do
+    awk '/VmRSS/ {print $2}' "/proc/$server/status" 2>/dev/null || true
+    sleep 1
+  done ) > "$work/rss" &
+"$load" commits "http://127.0.0.1:$port" "$tables" "$seconds"
+rss_end=$(awk '/VmRSS/ {print $2}' "/proc/$server/status")
+rss_peak=$(sort -n "$work/rss" | tail -1)
+rss_start=$(head -1 "$work/rss")
+echo "server memory (RSS): start $((rss_start / 1024)) MB, peak $((rss_peak / 1024)) MB, end $((rss_end / 1024)) MB"
+kill "$server"
+wait "$server" 2>/dev/null || true
+if [ "$backend" = postgres ]; then psql "$admin" -qc "DROP DATABASE IF EXISTS $name WITH (FORCE)"; fi
