@@ -42,11 +42,16 @@ for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && b
     awk '/VmRSS/ {print $2}' "/proc/$server/status" 2>/dev/null || true
     sleep 1
   done ) > "$work/rss" &
-"$load" commits "http://127.0.0.1:$port" "$tables" "$seconds"
+rss() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$server/status"; }
+"$load" commits "http://127.0.0.1:$port" "$tables" "$seconds" | while IFS= read -r line; do
+  echo "$line"
+  # The load phase is over: the server's memory before the verification reads.
+  case "$line" in committed*) echo "server memory (RSS) at the end of the load phase: $(rss) MB" ;; esac
+done
 rss_end=$(awk '/VmRSS/ {print $2}' "/proc/$server/status")
 rss_peak=$(sort -n "$work/rss" | tail -1)
 rss_start=$(head -1 "$work/rss")
-echo "server memory (RSS): start $((rss_start / 1024)) MB, peak $((rss_peak / 1024)) MB, end $((rss_end / 1024)) MB"
+echo "server memory (RSS): start $((rss_start / 1024)) MB, peak $((rss_peak / 1024)) MB, after the verification reads $((rss_end / 1024)) MB"
 kill "$server"
 wait "$server" 2>/dev/null || true
 if [ "$backend" = postgres ]; then psql "$admin" -qc "DROP DATABASE IF EXISTS $name WITH (FORCE)"; fi

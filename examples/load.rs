@@ -54,7 +54,8 @@ fn call(agent: &ureq::Agent, method: &str, url: &str, body: Option<&Value>) -> (
     match response {
         Ok(mut r) => {
             let status = r.status().as_u16();
-            let value = r.body_mut().read_json::<Value>().unwrap_or(Value::Null);
+            // A long run's table ledger is tens of megabytes (ureq's default limit is 10 MB).
+            let value = r.body_mut().with_config().limit(1 << 30).read_json::<Value>().unwrap_or(Value::Null);
             (status, value)
         }
         Err(e) => (0, json!({ "error": e.to_string() })),

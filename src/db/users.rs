@@ -245,7 +245,11 @@ fn tables_of(conn: &mut DbConnection, user_id: i64) -> Result<Vec<i64>, AppError
 
 fn user_from(conn: &mut DbConnection, row: UserRow) -> Result<User, AppError> {
     let tables = tables_of(conn, row.id)?;
-    Ok(User {
+    Ok(user_of(row, tables))
+}
+
+fn user_of(row: UserRow, tables: Vec<i64>) -> User {
+    User {
         id: row.id,
         username: row.username,
         display_name: row.display_name,
@@ -253,7 +257,7 @@ fn user_from(conn: &mut DbConnection, row: UserRow) -> Result<User, AppError> {
         active: row.active,
         session_epoch: row.session_epoch,
         tables,
-    })
+    }
 }
 
 fn view_of(conn: &mut DbConnection, row: UserRow) -> Result<UserView, AppError> {
@@ -271,10 +275,22 @@ fn view_of(conn: &mut DbConnection, row: UserRow) -> Result<UserView, AppError> 
 }
 
 /// An active user by id.
+/// An active user by id, with their dealer tables, in one query (every
+/// request signed in asks).
 pub fn active_user(conn: &mut DbConnection, id: i64) -> Result<Option<User>, AppError> {
-    let row: Option<UserRow> =
-        users::table.find(id).filter(users::active.eq(true)).select(UserRow::as_select()).first(conn).optional()?;
-    row.map(|r| user_from(conn, r)).transpose()
+    let rows: Vec<(UserRow, Option<i64>)> = users::table
+        .left_join(dealer_tables::table.on(dealer_tables::user_id.eq(users::id)))
+        .filter(users::id.eq(id))
+        .filter(users::active.eq(true))
+        .order(dealer_tables::table_id.asc())
+        .select((UserRow::as_select(), dealer_tables::table_id.nullable()))
+        .load(conn)?;
+    Ok(user_with_tables(rows))
+}
+
+fn user_with_tables(rows: Vec<(UserRow, Option<i64>)>) -> Option<User> {
+    let tables: Vec<i64> = rows.iter().filter_map(|r| r.1).collect();
+    Some(user_of(rows.into_iter().next()?.0, tables))
 }
 
 /// The user a login names, with their password hash.
@@ -512,17 +528,18 @@ pub fn revoke_token(db: &Database, actor: &Actor, token_id: i64) -> Result<(), A
 }
 
 /// The active user an API token belongs to.
+/// The active user an API token belongs to (one query).
 pub fn user_for_token(conn: &mut DbConnection, token: &str) -> Result<Option<User>, AppError> {
-    let user_id: Option<i64> = api_tokens::table
+    let rows: Vec<(UserRow, Option<i64>)> = api_tokens::table
+        .inner_join(users::table.on(users::id.eq(api_tokens::user_id)))
+        .left_join(dealer_tables::table.on(dealer_tables::user_id.eq(users::id)))
         .filter(api_tokens::token_hash.eq(token_hash(token)))
         .filter(api_tokens::revoked_at.is_null())
-        .select(api_tokens::user_id)
-        .first(conn)
-        .optional()?;
-    match user_id {
-        Some(id) => active_user(conn, id),
-        None => Ok(None),
-    }
+        .filter(users::active.eq(true))
+        .order(dealer_tables::table_id.asc())
+        .select((UserRow::as_select(), dealer_tables::table_id.nullable()))
+        .load(conn)?;
+    Ok(user_with_tables(rows))
 }
 
 /// The key that signs and encrypts session cookies: made once, kept in the
