@@ -89,6 +89,10 @@ fn a_new_installation_has_no_user_and_makes_its_first_admin_once() {
     assert_eq!((answer.status, answer.location()), (303, "/login?next=/"));
     // The sign-in page sends a new installation to the first-admin page.
     assert_eq!(b.get("/login").location(), "/setup");
+    // Passed on by a proxy (from anywhere): not local, refused.
+    let proxied = raw(&app, "GET", "/setup", &[("X-Forwarded-For".to_string(), "203.0.113.9".to_string())], "");
+    assert_eq!(proxied.status, 403);
+    assert!(proxied.body.contains("pitboss admin create"));
     let page = b.get("/setup");
     assert_eq!(page.status, 200);
     assert!(page.body.contains("no default password"));

@@ -48,10 +48,6 @@ fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther().insert_header((header::LOCATION, location.to_string())).finish()
 }
 
-fn is_local(req: &HttpRequest) -> bool {
-    req.peer_addr().is_some_and(|a| a.ip().is_loopback())
-}
-
 /// `GET /login`.
 pub async fn login_page(
     state: web::Data<AppState>,
@@ -114,7 +110,7 @@ pub async fn logout_post(
 }
 
 fn setup_refusal(req: &HttpRequest) -> Option<AppError> {
-    (!is_local(req)).then(|| {
+    (!auth::is_local(req)).then(|| {
         AppError::Forbidden(
             "the first admin account is made on the server itself: open /setup from the server \
              (http://127.0.0.1:…) or run `pitboss admin create`"

@@ -73,10 +73,25 @@ fn check_token(expected: &str, sent: Option<&str>) -> Result<(), AppError> {
     }
 }
 
-/// The client's address (the TCP peer; a proxy in front should be the
-/// only peer, and is what is recorded).
+/// The client's address: the TCP peer, or with `TRUST_PROXY=true` (a
+/// reverse proxy in front that sets them) the address in `Forwarded` /
+/// `X-Forwarded-For`. It is recorded in the audit trail and limits sign-in
+/// attempts per address.
 pub fn client_ip(req: &HttpRequest) -> String {
+    let trust_proxy = req.app_data::<web::Data<AppState>>().is_some_and(|s| s.trust_proxy);
+    if trust_proxy {
+        if let Some(ip) = req.connection_info().realip_remote_addr() {
+            return ip.to_string();
+        }
+    }
     req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".to_string())
+}
+
+/// The request comes from the server itself: a loopback peer, not passed on
+/// by a proxy (no forwarding headers).
+pub fn is_local(req: &HttpRequest) -> bool {
+    let forwarded = ["forwarded", "x-forwarded-for", "x-real-ip"].iter().any(|h| req.headers().contains_key(*h));
+    !forwarded && req.peer_addr().is_some_and(|a| a.ip().is_loopback())
 }
 
 fn now_secs() -> i64 {

@@ -41,6 +41,9 @@ pub struct AppState {
     /// The casino's time zone (`TIME_ZONE`, default UTC): times on the floor
     /// and back-office pages are shown in it (they are stored in UTC).
     pub time_zone: chrono_tz::Tz,
+    /// `TRUST_PROXY=true`: client addresses come from `Forwarded` /
+    /// `X-Forwarded-For` (set it only behind a proxy that sets them).
+    pub trust_proxy: bool,
 }
 
 /// Registers every route; shared by the server and the tests.
@@ -251,7 +254,8 @@ pub fn run(listener: TcpListener, db: Database) -> std::io::Result<Server> {
         })?,
         _ => chrono_tz::UTC,
     };
-    let state = web::Data::new(AppState { db, time_zone });
+    let trust_proxy = matches!(std::env::var("TRUST_PROXY").ok().as_deref(), Some("true" | "1"));
+    let state = web::Data::new(AppState { db, time_zone, trust_proxy });
     let server = HttpServer::new(move || {
         let sessions = SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
             .cookie_name("pitboss_session".to_string())
