@@ -26,6 +26,12 @@
       if (claim && claim.value) seat.claim = claim.value;
       const aces = fs.querySelector("[data-field=aces_bet]");
       if (aces && !aces.checked) seat.aces_bet = false;
+      const penalties = [];
+      const times = (field) => Math.min(13, Math.max(0, parseInt(fs.querySelector(`[data-field=${field}]`)?.value || "0", 10) || 0));
+      for (let i = 0; i < times("early_cards"); i++) penalties.push("early-card");
+      for (let i = 0; i < times("missed_turns"); i++) penalties.push("missed-turn");
+      if (fs.querySelector("[data-field=dead_hand]")?.checked) penalties.push("dead-hand");
+      if (penalties.length) seat.penalties = penalties;
       return seat;
     });
     return { seats };

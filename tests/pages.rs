@@ -223,3 +223,38 @@ fn the_sheet_shows_each_seats_cards_as_committed() {
     let (_, csv_text) = page(&app, "/tables/1/hands/1/sheet.csv");
     assert!(csv_text.contains("7c Qh Qd / 2s 2h Js Jh Jd / 5s 5h 5d 5c Ad"), "{csv_text}");
 }
+
+#[test]
+fn a_tournament_tables_entry_form_records_penalties() {
+    let app = spawn_app("sqlite");
+    let table = r#"{"name":"Final","preset":"ofc","unit":"1","options":{"tournament":true}}"#;
+    assert_eq!(request(&app, "POST", "/api/v1/tables", table).0, 201);
+    for seat in [1, 2] {
+        let body = serde_json::json!({"seat": seat, "player": format!("P{seat}"), "buy_in": "100"}).to_string();
+        assert_eq!(request(&app, "POST", "/api/v1/tables/1/seats", &body).0, 201);
+    }
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    let (_, html) = page(&app, "/tables/1/hands/1/entry");
+    assert!(html.contains("name=\"seat1.missed_turns\"") && html.contains("name=\"seat2.dead_hand\""), "{html}");
+    let origin = format!("http://{}", app.base);
+    // Seat 1 (a jack-high back) missed a turn: it pays 3 and takes nothing from seat 2 (aces up front).
+    let fields = [
+        ("seat1.front", "2s 3h 4d"),
+        ("seat1.middle", "5c 6s 7h 8d Tc"),
+        ("seat1.back", "Js 9h 8c 6d 3c"),
+        ("seat1.missed_turns", "1"),
+        ("seat1.early_cards", ""),
+        ("seat2.front", "Ah Ad Kc"),
+        ("seat2.middle", "2h 2d 5h 5d 9c"),
+        ("seat2.back", "Qs Qh Qd 4s 4h"),
+        ("seat2.early_cards", "0"),
+        ("action", "commit"),
+    ];
+    let (status, location, body) = post_form(&app, "/tables/1/hands/1/entry", &fields, Some(&origin));
+    assert_eq!((status, location.as_str()), (303, "/tables/1/hands/1/sheet"), "{body}");
+    let (_, hand) = request(&app, "GET", "/api/v1/tables/1/hands/1", "");
+    let seat1 = &hand["result"]["seats"][0];
+    assert_eq!(seat1["penalties"], serde_json::json!(["missed-turn"]));
+    let (_, table) = request(&app, "GET", "/api/v1/tables/1", "");
+    assert_eq!(table["seats"][0]["stack"], "91.00", "seat 1 paid 9: {table}");
+}

@@ -235,6 +235,10 @@ struct SeatForm {
     surrender: bool,
     claim: String,
     aces_bet: bool,
+    /// Tournament penalties: early cards and missed turns (counts), a dead hand.
+    early_cards: String,
+    missed_turns: String,
+    dead_hand: bool,
     note: String,
 }
 
@@ -247,6 +251,8 @@ struct EntryPage {
     seats: Vec<SeatForm>,
     specials: Vec<&'static str>,
     aces_bet: bool,
+    /// Tournament rules: penalties per seat.
+    tournament: bool,
     /// Players against the dealer (`banker`, `malayan`): the bank's hand can
     /// be set by the house way.
     bank: bool,
@@ -305,11 +311,15 @@ fn entry_page_for(
                 surrender: !field(s.seat, "surrender").is_empty(),
                 claim: field(s.seat, "claim"),
                 aces_bet: fields.is_empty() || !field(s.seat, "aces_bet").is_empty(),
+                early_cards: field(s.seat, "early_cards"),
+                missed_turns: field(s.seat, "missed_turns"),
+                dead_hand: !field(s.seat, "dead_hand").is_empty(),
                 note: String::new(),
             }
         })
         .collect();
     Ok(EntryPage {
+        tournament: hand.ruleset.options["tournament"] == serde_json::json!(true),
         nav,
         table_name,
         seats,
@@ -371,10 +381,25 @@ fn showdown_from(hand: &hands::HandView, fields: &Fields) -> hands::ShowdownRequ
             claim: text(s.seat, "claim"),
             aces_bet: text(s.seat, "aces_field").map(|_| text(s.seat, "aces_bet").is_some()),
             discards: text(s.seat, "discards"),
+            penalties: penalties_from(&|name| text(s.seat, name)),
             ..Default::default()
         })
         .collect();
     hands::ShowdownRequest { seats, pair_units: None }
+}
+
+/// A seat's tournament penalties from the form: `early_cards` and
+/// `missed_turns` counts (up to 13; anything else counts as none and the
+/// count is kept for the engine to refuse) and a `dead_hand` box.
+fn penalties_from(text: &dyn Fn(&str) -> Option<String>) -> Option<Vec<String>> {
+    let count = |name: &str| text(name).and_then(|v| v.parse::<usize>().ok()).unwrap_or(0).min(13);
+    let mut penalties = Vec::new();
+    penalties.extend(std::iter::repeat_n("early-card".to_string(), count("early_cards")));
+    penalties.extend(std::iter::repeat_n("missed-turn".to_string(), count("missed_turns")));
+    if text("dead_hand").is_some() {
+        penalties.push("dead-hand".to_string());
+    }
+    (!penalties.is_empty()).then_some(penalties)
 }
 
 /// Puts an error next to the row it names ("seat 2 middle …"), or on top.
