@@ -1,4 +1,4 @@
-//! The real binary on SQLite, killed with SIGKILL in the middle of commits,
+//! The real binary on SQLite (and PostgreSQL), killed with SIGKILL in the middle of commits,
 //! several times, and restarted: every acknowledged commit is still there, no
 //! hand is half written or doubled, and the books reconcile.
 
@@ -204,10 +204,17 @@ fn check_books(app: &TestApp, acknowledged: &[(i64, i64)]) -> usize {
     committed
 }
 
+/// On SQLite (WAL, `synchronous = FULL`) and, when configured, PostgreSQL.
 #[test]
 fn sigkill_during_commits_loses_no_acknowledged_hand() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("crash.sqlite").to_string_lossy().to_string();
+    for backend in support::backends() {
+        sigkill_during_commits(backend);
+    }
+}
+
+fn sigkill_during_commits(backend: &str) {
+    let database = support::fresh_database(backend);
+    let path = database.database_url.clone();
     let token = admin_token(&path);
     let mut server = start(&path, &token);
     set_up(&server.app);
@@ -228,7 +235,7 @@ fn sigkill_during_commits_loses_no_acknowledged_hand() {
     assert!(acknowledged.len() > 20, "too few commits to mean anything: {}", acknowledged.len());
     let committed = check_books(&server.app, &acknowledged);
     assert!(committed >= acknowledged.len(), "every acknowledged hand is committed, once");
-    eprintln!("{KILLS} kills: {} commits acknowledged, {committed} hands committed", acknowledged.len());
+    eprintln!("{backend}: {KILLS} kills: {} commits acknowledged, {committed} hands committed", acknowledged.len());
     server.child.kill().unwrap();
     server.child.wait().unwrap();
 }

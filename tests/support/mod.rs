@@ -98,7 +98,9 @@ pub fn spawn_empty_app(backend: &str) -> TestApp {
     spawn_app_with(backend, false)
 }
 
-fn spawn_app_with(backend: &str, boss: bool) -> TestApp {
+/// A fresh, empty database for `backend` (no server): SQLite in a temporary
+/// directory, or a new PostgreSQL database dropped with the returned value.
+pub fn fresh_database(backend: &str) -> TestApp {
     let (database_url, dir, pg_admin) = match backend {
         "postgres" => {
             let admin = std::env::var("PITBOSS_TEST_POSTGRES_URL").expect("PITBOSS_TEST_POSTGRES_URL");
@@ -116,14 +118,22 @@ fn spawn_app_with(backend: &str, boss: bool) -> TestApp {
             (url, Some(dir), None)
         }
     };
-    let db = pitboss::db::connect(&database_url, 8).expect("database");
+    TestApp { base: String::new(), database_url, token: String::new(), db: None, _dir: dir, pg_admin }
+}
+
+fn spawn_app_with(backend: &str, boss: bool) -> TestApp {
+    let mut app = fresh_database(backend);
+    let db = pitboss::db::connect(&app.database_url, 8).expect("database");
     let token =
         if boss { make_user(&db, "boss", &["dealer", "floor", "accountant", "admin"], &[]) } else { String::new() };
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let server = pitboss::web::run(listener, db.clone()).unwrap();
     std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
-    TestApp { base: format!("127.0.0.1:{port}"), database_url, token, db: Some(db), _dir: dir, pg_admin }
+    app.base = format!("127.0.0.1:{port}");
+    app.token = token;
+    app.db = Some(db);
+    app
 }
 
 /// A minimal blocking HTTP/1.1 client: (status, JSON body or Null); status 0
