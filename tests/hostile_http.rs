@@ -99,11 +99,15 @@ fn check(method: &str, path: &str, sent: &str, status: u16, body: &str) -> Resul
 
 fn send(method: &str, path: &str, content_type: &str, body: &str) -> Result<(), TestCaseError> {
     let app = app();
-    let headers = vec![
+    let mut headers = vec![
         ("Content-Type".to_string(), content_type.to_string()),
         ("Authorization".to_string(), format!("Bearer {}", app.token)),
         ("Origin".to_string(), format!("http://{}", app.base)),
     ];
+    if !path.starts_with("/api/") {
+        // As a browser asks: errors come back as pages.
+        headers.push(("Accept".to_string(), "text/html,*/*;q=0.8".to_string()));
+    }
     let answer = raw(app, method, path, &headers, body);
     check(method, path, body, answer.status, &answer.body)
 }

@@ -258,3 +258,36 @@ fn a_tournament_tables_entry_form_records_penalties() {
     let (_, table) = request(&app, "GET", "/api/v1/tables/1", "");
     assert_eq!(table["seats"][0]["stack"], "91.00", "seat 1 paid 9: {table}");
 }
+
+#[test]
+fn a_browser_gets_errors_as_pages_and_the_api_keeps_json() {
+    let app = spawn_app("sqlite");
+    let dealer = app.user("dee", &["dealer"], &[]);
+    let get = |path: &str, token: &str, accept: &str| {
+        support::raw(
+            &app,
+            "GET",
+            path,
+            &[("Authorization".to_string(), format!("Bearer {token}")), ("Accept".to_string(), accept.to_string())],
+            "",
+        )
+    };
+    let html = "text/html,application/xhtml+xml,*/*;q=0.8";
+    let refused = get("/floor", &dealer, html);
+    assert_eq!(refused.status, 403);
+    assert!(refused.header("content-type").unwrap().starts_with("text/html"));
+    assert!(
+        refused.body.contains("<h1>Forbidden</h1>") && refused.body.contains("this needs the role floor"),
+        "{}",
+        refused.body
+    );
+    let missing = get("/tables/99", &app.token, html);
+    assert_eq!(missing.status, 404);
+    assert!(missing.body.contains("no table 99") && missing.body.contains("<!doctype html>"));
+    // The API, and clients that do not ask for HTML, keep the JSON error.
+    let api = get("/api/v1/tables/99", &app.token, html);
+    assert_eq!(api.status, 404);
+    assert!(api.body.starts_with("{\"error\""), "{}", api.body);
+    let plain = get("/floor", &dealer, "*/*");
+    assert!(plain.body.starts_with("{\"error\""));
+}

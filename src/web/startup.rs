@@ -199,20 +199,24 @@ async fn require_json(
 async fn same_origin(
     req: actix_web::dev::ServiceRequest,
     next: middleware::Next<impl actix_web::body::MessageBody + 'static>,
-) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+) -> Result<
+    actix_web::dev::ServiceResponse<actix_web::body::EitherBody<impl actix_web::body::MessageBody>>,
+    actix_web::Error,
+> {
     use actix_web::http::header;
     let host = req.connection_info().host().to_string();
     let header_value = |name| req.headers().get(name).and_then(|v: &header::HeaderValue| v.to_str().ok());
     let from = header_value(header::ORIGIN).or_else(|| header_value(header::REFERER)).unwrap_or("");
     let from_host = from.split("://").nth(1).map(|rest| rest.split('/').next().unwrap_or(""));
     if from_host != Some(host.as_str()) {
-        return Err(AppError::Forbidden(format!(
+        let refusal = AppError::Forbidden(format!(
             "this form was not sent from this service's own page (origin {:?}, host {host:?})",
             from
-        ))
-        .into());
+        ));
+        // An answer, not an error, so that a browser gets it as a page.
+        return Ok(req.into_response(refusal.error_response()).map_into_right_body());
     }
-    next.call(req).await
+    next.call(req).await.map(|res| res.map_into_left_body())
 }
 
 /// A form post: only from this service's own pages.
@@ -265,6 +269,7 @@ pub fn run(listener: TcpListener, db: Database) -> std::io::Result<Server> {
             .cookie_content_security(CookieContentSecurity::Private)
             .build();
         App::new()
+            .wrap(middleware::from_fn(super::error::html_errors))
             .wrap(sessions)
             .wrap(middleware::Logger::default())
             .app_data(state.clone())
