@@ -89,34 +89,64 @@ fn a_new_installation_has_no_user_and_makes_its_first_admin_once() {
     assert_eq!((answer.status, answer.location()), (303, "/login?next=/"));
     // The sign-in page sends a new installation to the first-admin page.
     assert_eq!(b.get("/login").location(), "/setup");
-    // Passed on by a proxy (from anywhere): not local, refused.
-    let proxied = raw(&app, "GET", "/setup", &[("X-Forwarded-For".to_string(), "203.0.113.9".to_string())], "");
+    // Only with the one-time token the service printed in its log.
+    let token = pitboss::db::users::setup_token(app.db.as_ref().unwrap()).unwrap().expect("a setup token");
+    for path in ["/setup".to_string(), "/setup?token=guess".to_string(), format!("/setup?token={}", &token[1..])] {
+        let refused = b.get(&path);
+        assert_eq!(refused.status, 403, "{path}");
+        assert!(refused.body.contains("printed in the service's log"), "{}", refused.body);
+    }
+    let setup = format!("/setup?token={token}");
+    // Passed on by a proxy (from anywhere): not local, refused even with the token.
+    let proxied = raw(&app, "GET", &setup, &[("X-Forwarded-For".to_string(), "203.0.113.9".to_string())], "");
     assert_eq!(proxied.status, 403);
     assert!(proxied.body.contains("pitboss admin create"));
-    let page = b.get("/setup");
+    let page = b.get(&setup);
     assert_eq!(page.status, 200);
     assert!(page.body.contains("no default password"));
     // Two different passwords, a short one: refused, nobody made.
     let mismatch = b.post(
         "/setup",
-        &[("username", "root"), ("password", "long enough pass"), ("password_again", "long enough pasS")],
+        &[
+            ("setup_token", &token),
+            ("username", "root"),
+            ("password", "long enough pass"),
+            ("password_again", "long enough pasS"),
+        ],
     );
     assert_eq!(mismatch.status, 422);
     assert!(mismatch.body.contains("the two passwords differ"));
-    let short = b.post("/setup", &[("username", "root"), ("password", "short"), ("password_again", "short")]);
+    let short = b.post(
+        "/setup",
+        &[("setup_token", &token), ("username", "root"), ("password", "short"), ("password_again", "short")],
+    );
     assert_eq!(short.status, 422);
     assert!(short.body.contains("at least 10") || short.body.contains("10 to 256"), "{}", short.body);
     // Without the page's token: refused.
     let forged = b.post(
         "/setup",
-        &[("username", "root"), ("password", PASSWORD), ("password_again", PASSWORD), ("csrf_token", "nope")],
+        &[
+            ("setup_token", &token),
+            ("username", "root"),
+            ("password", PASSWORD),
+            ("password_again", PASSWORD),
+            ("csrf_token", "nope"),
+        ],
     );
     assert_eq!(forged.status, 403);
+    let no_token = b.post("/setup", &[("username", "root"), ("password", PASSWORD), ("password_again", PASSWORD)]);
+    assert_eq!(no_token.status, 403);
     assert_eq!(b.get("/login").location(), "/setup", "still no user");
     // The first admin, signed in at once.
     let made = b.post(
         "/setup",
-        &[("username", "Root"), ("display_name", "Floor Boss"), ("password", PASSWORD), ("password_again", PASSWORD)],
+        &[
+            ("setup_token", &token),
+            ("username", "Root"),
+            ("display_name", "Floor Boss"),
+            ("password", PASSWORD),
+            ("password_again", PASSWORD),
+        ],
     );
     assert_eq!((made.status, made.location()), (303, "/admin/users"));
     let users = b.get("/admin/users");
@@ -198,7 +228,11 @@ fn sign_in_renews_the_session_with_safe_cookies_and_sign_out_ends_it() {
     assert_eq!(replay.status, 401);
     let actions: Vec<String> =
         audit_actions(&app).into_iter().filter(|a| a.1 == "dee" || a.1 == "nobody").map(|a| a.0).collect();
-    assert_eq!(actions, ["logout", "login", "login_failed", "login_failed"], "newest first");
+    assert_eq!(
+        actions,
+        ["logout", "login", "login_attempt", "login_failed", "login_attempt", "login_failed", "login_attempt"],
+        "newest first; every attempt is recorded before its password is checked"
+    );
 }
 
 #[test]
@@ -697,6 +731,7 @@ fn the_audit_trail_records_every_change_and_nothing_can_edit_it() {
         let dealer = as_user(&app, "dee", &["dealer"], &[1]);
         play(&dealer, 1, BAD_BEAT);
         expect(&app, "POST", "/api/v1/tables/1/seats/4/add-on", &json!({"amount": "10"}), 200);
+        expect(&app, "POST", "/api/v1/jackpots/1/reject", &json!({"reason": "test"}), 200);
         expect(&app, "POST", "/api/v1/tables/1/seats/4/cash-out", &Value::Null, 200);
         let trail = audit_actions(&app);
         let by_api: Vec<(&str, &str, &str)> = trail
@@ -718,6 +753,7 @@ fn the_audit_trail_records_every_change_and_nothing_can_edit_it() {
                 ("hand_start", "dee", "table 1 hand 1"),
                 ("hand_commit", "dee", "table 1 hand 1"),
                 ("add_on", "boss", "table 1 seat 4"),
+                ("jackpot_reject", "boss", "jackpot hit 1"),
                 ("cash_out", "boss", "table 1 seat 4"),
             ]
         );
@@ -739,5 +775,36 @@ fn the_audit_trail_records_every_change_and_nothing_can_edit_it() {
         assert!(conn.batch_execute("UPDATE audit_events SET username = 'x'").is_err());
         assert!(conn.batch_execute("DELETE FROM audit_events").is_err());
         assert_eq!(audit_actions(&app).len(), trail.len());
+    }
+}
+
+#[test]
+fn while_a_hit_waits_stacks_move_only_between_hands_and_its_players_stay() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        table_with_pool(&app);
+        let floor = as_user(&app, "flo", &["floor"], &[]);
+        play(&app, 1, BAD_BEAT);
+        expect(&floor, "POST", "/api/v1/jackpots/1/approve", &json!({}), 200);
+        // A player owed a share cannot cash out before the hit is decided.
+        let (status, answer) = request(&app, "POST", "/api/v1/tables/1/seats/3/cash-out", "{}");
+        assert_eq!(status, 409);
+        assert!(answer["error"].as_str().unwrap().contains("hit 1 owes seat 3 a share"), "{answer}");
+        // Play goes on; while hand 2 is open the hit is not paid and hand 1 not voided.
+        expect(&app, "POST", "/api/v1/tables/1/hands", &json!({}), 201);
+        let (status, answer) = request(&app, "POST", "/api/v1/jackpots/1/verify", "{}");
+        assert_eq!(status, 409);
+        assert!(answer["error"].as_str().unwrap().contains("hand 2 is in progress"), "{answer}");
+        let (status, answer) =
+            request(&app, "POST", "/api/v1/tables/1/hands/1/void", r#"{"reason":"dispute","note":"x"}"#);
+        assert_eq!(status, 409);
+        assert!(answer["error"].as_str().unwrap().contains("hand 2 is in progress"), "{answer}");
+        // Between hands it is paid, and the players may leave.
+        expect(&app, "POST", "/api/v1/tables/1/hands/2/void", &json!({"reason": "misdeal", "note": "boxed card"}), 200);
+        let before = stacks(&app);
+        expect(&app, "POST", "/api/v1/jackpots/1/verify", &json!({}), 200);
+        let after = stacks(&app);
+        assert_eq!(after[2] - before[2], d("62.55"));
+        expect(&app, "POST", "/api/v1/tables/1/seats/3/cash-out", &Value::Null, 200);
     }
 }

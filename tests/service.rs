@@ -881,8 +881,10 @@ impl<'a> Audit<'a> {
                     }
                 } else {
                     assert!(
-                        ["buy_in", "add_on", "cash_out"].contains(&original),
-                        "a {original} row outside a hand: {row}"
+                        ["buy_in", "add_on", "cash_out"].contains(&original)
+                            || (["jackpot_payout", "jackpot_return"].contains(&original)
+                                && row["jackpot_hit_id"].is_i64()),
+                        "a {original} row outside a hand (or a hit): {row}"
                     );
                 }
             }
@@ -999,7 +1001,22 @@ impl<'a> Audit<'a> {
                 for (lock, hit) in locks.iter().zip(hits) {
                     assert_eq!(lock["jackpot_hit_id"], hit["id"]);
                     assert_eq!(dec(&lock["amount"]), -dec(&hit["amount"]));
-                    assert_eq!(hit["status"], json!(if voided { "voided" } else { "pending" }));
+                    // A rejected hit's amount is back in the pool (one return row).
+                    let returns: Vec<&Value> = ledger
+                        .iter()
+                        .filter(|r| r["kind"] == json!("jackpot_return") && r["jackpot_hit_id"] == hit["id"])
+                        .collect();
+                    match hit["status"].as_str().unwrap() {
+                        "rejected" => {
+                            assert!(!voided);
+                            assert_eq!(returns.len(), 1);
+                            assert_eq!(dec(&returns[0]["amount"]), dec(&hit["amount"]));
+                        }
+                        status => {
+                            assert_eq!(status, if voided { "voided" } else { "pending" });
+                            assert!(returns.is_empty());
+                        }
+                    }
                 }
                 assert_eq!(hits.len(), arr(&result["jackpot_triggers"]).len());
             }
@@ -1243,6 +1260,22 @@ fn full_session(backend: &str) {
     t.commit(20, &Showdown::deal(&DEAL_DRAGON, &all, 3));
     audit.check();
     assert_eq!(pool_balance(&app, pool), d("502.00"), "the seed plus five hands of 4 × 0.10");
+
+    // The hits still waiting are rejected (their players could not cash
+    // out while a hit owed them a share); the money goes back to the pool.
+    let open = expect(&app, "GET", "/api/v1/jackpots?status=open", &Value::Null, 200);
+    assert_eq!(arr(&open).len(), 2, "hands 7 and 15: {open}");
+    let pool_before = pool_balance(&app, pool);
+    let mut returned = Decimal::ZERO;
+    for hit in arr(&open) {
+        let path = format!("/api/v1/jackpots/{}/reject", hit["id"]);
+        let (status, _) = request(&app, "POST", &format!("/api/v1/tables/{}/seats/1/cash-out", t.id), "");
+        assert_eq!(status, 409, "seat 1 is owed a share of hit {}", hit["id"]);
+        expect(&app, "POST", &path, &json!({"reason": "end of the session test"}), 200);
+        returned += dec(&hit["amount"]);
+    }
+    assert_eq!(pool_balance(&app, pool), pool_before + returned);
+    audit.check();
 
     // Cash-outs at the end.
     let view = t.view();

@@ -118,19 +118,40 @@ pub fn list(conn: &mut DbConnection, q: &AuditQuery) -> Result<Vec<AuditEventVie
         .collect())
 }
 
-/// How many times `action` was recorded for `username`, and from `ip`,
-/// since `since` (login rate limiting).
-pub fn count_since(
+/// Sign-in attempts not followed by a successful sign-in, since `since`:
+/// for `username` (since its last success) and from `ip`. Every attempt is
+/// recorded (`login_attempt`) before its password is checked.
+pub fn unsuccessful_sign_ins(
     conn: &mut DbConnection,
-    action: &str,
     username: &str,
     ip: &str,
     since: NaiveDateTime,
 ) -> Result<(i64, i64), AppError> {
-    let recent = audit_events::table.filter(audit_events::action.eq(action)).filter(audit_events::created_at.ge(since));
-    let by_user: i64 = recent.filter(audit_events::username.eq(username)).count().get_result(conn)?;
-    let by_ip: i64 = recent.filter(audit_events::ip.eq(ip)).count().get_result(conn)?;
-    Ok((by_user, by_ip))
+    let attempts = || {
+        audit_events::table
+            .filter(audit_events::action.eq("login_attempt"))
+            .filter(audit_events::created_at.ge(since))
+            .into_boxed()
+    };
+    let last_success: Option<NaiveDateTime> = audit_events::table
+        .filter(audit_events::action.eq("login"))
+        .filter(audit_events::username.eq(username))
+        .select(diesel::dsl::max(audit_events::created_at))
+        .first(conn)?;
+    let mut by_user = attempts().filter(audit_events::username.eq(username.to_string()));
+    if let Some(t) = last_success {
+        // A success's own attempt is recorded just before it.
+        by_user = by_user.filter(audit_events::created_at.gt(t));
+    }
+    let by_user: i64 = by_user.count().get_result(conn)?;
+    let from_ip: i64 = attempts().filter(audit_events::ip.eq(ip.to_string())).count().get_result(conn)?;
+    let successes_from_ip: i64 = audit_events::table
+        .filter(audit_events::action.eq("login"))
+        .filter(audit_events::created_at.ge(since))
+        .filter(audit_events::ip.eq(ip))
+        .count()
+        .get_result(conn)?;
+    Ok((by_user, (from_ip - successes_from_ip).max(0)))
 }
 
 /// One line of the exception report.

@@ -799,6 +799,15 @@ pub fn void(db: &Database, actor: &Actor, table_id: i64, number: i32, req: &Void
         if hand.void_reason.is_some() {
             return Err(AppError::Conflict(format!("hand {number} is already voided")));
         }
+        // Stacks move only between hands (a hand in progress settles from
+        // the stacks it started with); the open hand itself may be voided.
+        if let Some((_, open)) = tables::open_hand(conn, table_id)? {
+            if open != number {
+                return Err(AppError::Conflict(format!(
+                    "hand {open} is in progress; void hand {number} between hands"
+                )));
+            }
+        }
         let hit_ids: Vec<i64> =
             jackpot_hits::table.filter(jackpot_hits::hand_id.eq(hand.id)).select(jackpot_hits::id).load(conn)?;
         if let Some((hit, action)) = jackpots::actions_of(conn, &hit_ids)?.first() {

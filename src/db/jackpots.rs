@@ -86,6 +86,28 @@ pub fn status_of(actions: &[String], hand_voided: bool) -> &'static str {
     }
 }
 
+/// The hits still waiting for a decision (pending or approved) whose hand
+/// dealt `seating_id` in: its player is owed a share, so they cannot cash out
+/// yet.
+pub fn open_hits_for_seating(conn: &mut DbConnection, seating_id: i64) -> Result<Vec<i64>, AppError> {
+    let candidates: Vec<(i64, i64)> = jackpot_hits::table
+        .inner_join(hand_seats::table.on(hand_seats::hand_id.eq(jackpot_hits::hand_id)))
+        .filter(hand_seats::seating_id.eq(seating_id))
+        .select((jackpot_hits::id, jackpot_hits::hand_id))
+        .load(conn)?;
+    let ids: Vec<i64> = candidates.iter().map(|c| c.0).collect();
+    let actions = actions_of(conn, &ids)?;
+    let mut open = Vec::new();
+    for (hit, hand) in candidates {
+        let voided: i64 = hand_voids::table.filter(hand_voids::hand_id.eq(hand)).count().get_result(conn)?;
+        let done: Vec<String> = actions.iter().filter(|a| a.0 == hit).map(|a| a.1.clone()).collect();
+        if matches!(status_of(&done, voided > 0), "pending" | "approved") {
+            open.push(hit);
+        }
+    }
+    Ok(open)
+}
+
 /// The sign-off actions on each of `hits`.
 pub fn actions_of(conn: &mut DbConnection, hits: &[i64]) -> Result<Vec<(i64, String)>, AppError> {
     Ok(jackpot_signoffs::table
@@ -333,7 +355,16 @@ pub fn decide(
                     hit.approved.as_ref().map_or("you", |s| s.username.as_str())
                 )));
             }
-            (Decision::Verify, "approved") => {}
+            (Decision::Verify, "approved") => {
+                // Stacks move only between hands: a hand in progress settles
+                // from the stacks it started with.
+                if let Some((_, n)) = super::tables::open_hand(conn, table_id)? {
+                    return Err(AppError::Conflict(format!(
+                        "hand {n} is in progress at {}; pay the hit between hands",
+                        hit.table_name
+                    )));
+                }
+            }
             (Decision::Verify, "pending") => {
                 return Err(AppError::Conflict(format!(
                     "hit {id} is not approved yet; a floor supervisor approves it first"
@@ -356,6 +387,8 @@ pub fn decide(
                 jackpot_signoffs::created_at.eq(now()),
             ))
             .execute(conn)?;
+        // The hit's rows name the hit (which names its hand), not the hand:
+        // a hand's rows are its commit and their reversals.
         let on_hit =
             |kind, cents| NewEntry { table_id: Some(table_id), jackpot_hit_id: Some(id), ..NewEntry::new(kind, cents) };
         match decision {

@@ -93,8 +93,9 @@ impl Database {
 
     /// Runs `f` in a write transaction and returns once it is durable: on
     /// SQLite through the group-commit writer; on PostgreSQL in a transaction
-    /// that first locks the table's row (`SELECT … FOR UPDATE`), so app
-    /// servers sharing a database serialise their changes to a table.
+    /// that first locks the table's row (`SELECT … FOR UPDATE`), or without a
+    /// table a transaction-scoped advisory lock, so app servers sharing a
+    /// database serialise their changes.
     pub fn write<T: Send + 'static>(
         &self,
         table_id: Option<i64>,
@@ -106,13 +107,20 @@ impl Database {
                 let mut pooled = self.conn()?;
                 let conn: &mut DbConnection = &mut pooled;
                 conn.transaction(|conn| {
-                    if let (Some(id), DbConnection::Pg(pg)) = (table_id, &mut *conn) {
-                        use diesel::QueryDsl;
-                        schema::casino_tables::table
-                            .find(id)
-                            .select(schema::casino_tables::id)
-                            .for_update()
-                            .execute(pg)?;
+                    if let DbConnection::Pg(pg) = &mut *conn {
+                        match table_id {
+                            Some(id) => {
+                                use diesel::QueryDsl;
+                                schema::casino_tables::table
+                                    .find(id)
+                                    .select(schema::casino_tables::id)
+                                    .for_update()
+                                    .execute(pg)?;
+                            }
+                            // Changes to no one table (users, sign-ins, pools,
+                            // new tables) take turns too, across app servers.
+                            None => pg.batch_execute("SELECT pg_advisory_xact_lock(7420002)")?,
+                        }
                     }
                     f(conn)
                 })

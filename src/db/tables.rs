@@ -604,6 +604,11 @@ pub fn cash_out(db: &Database, actor: &Actor, table_id: i64, seat: i32) -> Resul
             return Err(AppError::Conflict(format!("hand {n} is in progress; cash out between hands")));
         }
         let seating = seated(conn, table_id, seat)?;
+        if let Some(hit) = super::jackpots::open_hits_for_seating(conn, seating)?.first() {
+            return Err(AppError::Conflict(format!(
+                "jackpot hit {hit} owes seat {seat} a share and waits for sign-off; verify or reject it first"
+            )));
+        }
         let stack = ledger::seating_balance(conn, seating)?;
         ledger::insert(
             conn,

@@ -441,6 +441,15 @@ pub fn update_user(db: &Database, actor: &Actor, id: i64, req: &UpdateUserReques
         if let Some(hash) = &hash {
             diesel::update(users::table.find(id)).set(users::password_hash.eq(hash)).execute(conn)?;
         }
+        if !new_active && current.active {
+            // A deactivated user's tokens end for good (reactivation does not revive them).
+            let revoked = diesel::update(
+                api_tokens::table.filter(api_tokens::user_id.eq(id)).filter(api_tokens::revoked_at.is_null()),
+            )
+            .set(api_tokens::revoked_at.eq(now()))
+            .execute(conn)?;
+            changed.insert("tokens_revoked".into(), revoked.into());
+        }
         if let Some(tables) = &tables {
             if *tables != current.tables {
                 changed.insert("tables".into(), serde_json::json!(tables));
@@ -590,12 +599,18 @@ pub fn sign_in(db: &Database, username: &str, password: &str, ip: &str) -> Resul
     let wrong = || AppError::Unauthorized("wrong username or password".to_string());
     let name = normalize_username(username).unwrap_or_else(|_| username.trim().chars().take(64).collect());
     let since = now() - chrono::Duration::minutes(SIGN_IN_WINDOW_MINUTES);
-    let (by_user, by_ip) = audit::count_since(&mut *db.conn()?, "login_failed", &name, ip, since)?;
-    if by_user >= SIGN_IN_LIMITS.0 || by_ip >= SIGN_IN_LIMITS.1 {
-        return Err(AppError::TooManyRequests(format!(
-            "too many failed sign-ins; wait {SIGN_IN_WINDOW_MINUTES} minutes and try again, or ask an admin"
-        )));
-    }
+    // Count and record the attempt in one serialised write before the slow
+    // password check, so guesses sent in parallel cannot outrun the limit.
+    let (attempt_actor, attempt_name) = (Actor::anonymous(&name, ip), name.clone());
+    db.write(None, move |conn| {
+        let (by_user, by_ip) = audit::unsuccessful_sign_ins(conn, &attempt_name, &attempt_actor.ip, since)?;
+        if by_user >= SIGN_IN_LIMITS.0 || by_ip >= SIGN_IN_LIMITS.1 {
+            return Err(AppError::TooManyRequests(format!(
+                "too many failed sign-ins; wait {SIGN_IN_WINDOW_MINUTES} minutes and try again, or ask an admin"
+            )));
+        }
+        audit::record(conn, &attempt_actor, "login_attempt", &format!("user {attempt_name}"), serde_json::json!({}))
+    })?;
     let candidate = login_candidate(&mut *db.conn()?, &name)?;
     let (user, hash) = match candidate {
         Some((user, hash)) => (Some(user), hash),
@@ -636,5 +651,26 @@ pub fn sign_out(db: &Database, actor: &Actor) -> Result<(), AppError> {
                 .execute(conn)?;
         }
         audit::record(conn, &actor, "logout", &format!("user {}", actor.username), serde_json::json!({}))
+    })
+}
+
+/// The one-time token that opens `/setup` while there is no user: made on
+/// the first start, printed in the service's log, kept in the database (so
+/// every app server knows it). `None` once a user exists.
+pub fn setup_token(db: &Database) -> Result<Option<String>, AppError> {
+    const NAME: &str = "setup_token";
+    db.write(None, move |conn| {
+        if count_users(conn)? > 0 {
+            return Ok(None);
+        }
+        let stored: Option<String> = app_secrets::table.find(NAME).select(app_secrets::value).first(conn).optional()?;
+        if let Some(token) = stored {
+            return Ok(Some(token));
+        }
+        let token = random_hex(16);
+        diesel::insert_into(app_secrets::table)
+            .values((app_secrets::name.eq(NAME), app_secrets::value.eq(&token)))
+            .execute(conn)?;
+        Ok(Some(token))
     })
 }

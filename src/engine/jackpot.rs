@@ -16,8 +16,9 @@ impl Shares {
 
     /// Shares that add up to 100, or what is wrong with them.
     pub fn new(loser: u32, winner: u32, others: u32) -> Result<Shares, String> {
-        if loser + winner + others != 100 {
-            return Err(format!("the shares add up to {}%, not 100%", loser + winner + others));
+        let sum = u64::from(loser) + u64::from(winner) + u64::from(others);
+        if sum != 100 {
+            return Err(format!("the shares add up to {sum}%, not 100%"));
         }
         Ok(Shares { loser, winner, others })
     }
@@ -92,6 +93,8 @@ mod tests {
     #[test]
     fn shares_must_add_up_to_100() {
         assert!(Shares::new(50, 25, 20).is_err());
+        // No overflow: shares that wrap around a u32 to 100 are refused.
+        assert!(Shares::new(u32::MAX, u32::MAX, 102).is_err());
         assert_eq!(Shares::new(60, 30, 10), Ok(Shares { loser: 60, winner: 30, others: 10 }));
     }
 }

@@ -29,6 +29,7 @@ struct LoginPage {
 #[template(path = "setup.html")]
 struct SetupPage {
     nav: Nav,
+    setup_token: String,
     username: String,
     display_name: String,
     problem: String,
@@ -109,14 +110,25 @@ pub async fn logout_post(
     Ok(see_other("/login"))
 }
 
-fn setup_refusal(req: &HttpRequest) -> Option<AppError> {
-    (!auth::is_local(req)).then(|| {
-        AppError::Forbidden(
-            "the first admin account is made on the server itself: open /setup from the server \
-             (http://127.0.0.1:…) or run `pitboss admin create`"
-                .to_string(),
-        )
-    })
+/// `/setup` answers only on the server itself (a loopback address, not
+/// through a proxy) and only with the one-time token printed in the
+/// service's log at start-up.
+async fn setup_refusal(state: &web::Data<AppState>, req: &HttpRequest, sent: &str) -> Result<(), AppError> {
+    let how = "open the /setup link printed in the service's log at start-up, on the server itself, \
+               or run `pitboss admin create` there";
+    if !auth::is_local(req) {
+        return Err(AppError::Forbidden(format!("the first admin account is made on the server itself: {how}")));
+    }
+    let expected = with_database(state, users::setup_token).await?.unwrap_or_default();
+    if expected.is_empty() || !bool::from(subtle::ConstantTimeEq::ct_eq(expected.as_bytes(), sent.as_bytes())) {
+        return Err(AppError::Forbidden(format!("this installation has no user yet: {how}")));
+    }
+    Ok(())
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub struct SetupQuery {
+    token: Option<String>,
 }
 
 /// `GET /setup`: the first admin account (loopback only, only while there is no user).
@@ -124,14 +136,15 @@ pub async fn setup_page(
     state: web::Data<AppState>,
     session: Session,
     request: HttpRequest,
+    query: web::Query<SetupQuery>,
 ) -> Result<HttpResponse, AppError> {
     if with_db(&state, users::count_users).await? > 0 {
         return Ok(see_other("/login"));
     }
-    if let Some(refusal) = setup_refusal(&request) {
-        return Err(refusal);
-    }
+    let token = query.into_inner().token.unwrap_or_default();
+    setup_refusal(&state, &request, &token).await?;
     let page = SetupPage {
+        setup_token: token,
         nav: Nav::anonymous(auth::session_csrf(&session)),
         username: String::new(),
         display_name: String::new(),
@@ -151,9 +164,8 @@ pub async fn setup_post(
     if with_db(&state, users::count_users).await? > 0 {
         return Ok(see_other("/login"));
     }
-    if let Some(refusal) = setup_refusal(&request) {
-        return Err(refusal);
-    }
+    let token = field(&form, "setup_token").to_string();
+    setup_refusal(&state, &request, &token).await?;
     auth::check_session_csrf(&session, form_token(&form))?;
     let (username, display_name) = (field(&form, "username").to_string(), field(&form, "display_name").to_string());
     let (password, again) = (field(&form, "password").to_string(), field(&form, "password_again").to_string());
@@ -182,6 +194,7 @@ pub async fn setup_post(
         }
     };
     let page = SetupPage {
+        setup_token: token,
         nav: Nav::anonymous(auth::session_csrf(&session)),
         username,
         display_name,

@@ -74,14 +74,16 @@ fn check_token(expected: &str, sent: Option<&str>) -> Result<(), AppError> {
 }
 
 /// The client's address: the TCP peer, or with `TRUST_PROXY=true` (a
-/// reverse proxy in front that sets them) the address in `Forwarded` /
-/// `X-Forwarded-For`. It is recorded in the audit trail and limits sign-in
+/// reverse proxy in front that appends it) the last `X-Forwarded-For` entry. It is recorded in the audit trail and limits sign-in
 /// attempts per address.
 pub fn client_ip(req: &HttpRequest) -> String {
     let trust_proxy = req.app_data::<web::Data<AppState>>().is_some_and(|s| s.trust_proxy);
     if trust_proxy {
-        if let Some(ip) = req.connection_info().realip_remote_addr() {
-            return ip.to_string();
+        // The right-most entry is the one our proxy added; anything to its
+        // left came from the client and proves nothing.
+        let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
+        if let Some(last) = forwarded.and_then(|v| v.rsplit(',').next()).map(str::trim).filter(|v| !v.is_empty()) {
+            return last.to_string();
         }
     }
     req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".to_string())
@@ -228,7 +230,16 @@ pub fn encode_component(s: &str) -> String {
 /// or `https://…`, which would send the user elsewhere).
 pub fn safe_next(next: Option<&str>) -> String {
     match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') && n.len() < 500 => n.to_string(),
+        // Visible ASCII only: browsers drop tabs and newlines from a URL, so
+        // `/\t/evil.example` would become `//evil.example`.
+        Some(n)
+            if n.starts_with('/')
+                && !n.starts_with("//")
+                && n.len() < 500
+                && n.bytes().all(|b| b.is_ascii_graphic() && b != b'\\') =>
+        {
+            n.to_string()
+        }
         _ => "/".to_string(),
     }
 }

@@ -151,7 +151,9 @@ pub async fn exceptions_csv(state: web::Data<AppState>, identity: Identity) -> R
     let csv_error = |e: csv::Error| AppError::Internal(e.to_string());
     out.write_record(["at_utc", "kind", "table", "subject", "reason", "note", "by"]).map_err(csv_error)?;
     for r in &rows {
-        out.write_record([&utc(&r.at), r.kind, &r.table, &r.subject, &r.reason, &r.note, &r.by]).map_err(csv_error)?;
+        let t = super::csv_text;
+        out.write_record([&utc(&r.at), r.kind, &t(&r.table), &r.subject, &t(&r.reason), &t(&r.note), &t(&r.by)])
+            .map_err(csv_error)?;
     }
     let bytes = out.into_inner().map_err(|e| AppError::Internal(e.to_string()))?;
     Ok(HttpResponse::Ok()

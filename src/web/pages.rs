@@ -714,7 +714,7 @@ pub async fn sheet_csv(
         .map_err(csv_error)?;
     for (i, t) in sheet.transactions.iter().enumerate() {
         out.write_record([
-            sheet.table_name.as_str(),
+            super::csv_text(&sheet.table_name).as_str(),
             &sheet.number.to_string(),
             &(i + 1).to_string(),
             &t.pass,
@@ -741,10 +741,10 @@ pub async fn sheet_csv(
     .map_err(csv_error)?;
     for s in &sheet.seats {
         out.write_record([
-            sheet.table_name.as_str(),
+            &super::csv_text(&sheet.table_name),
             &sheet.number.to_string(),
             &s.seat.to_string(),
-            &s.player,
+            &super::csv_text(&s.player),
             &s.hand,
             &s.stack_start,
             &s.rake,

@@ -10,6 +10,7 @@ use askama::Template;
 
 use super::auth::Identity;
 use super::charts;
+use super::csv_text as text;
 use super::pages::Nav;
 use super::routes::with_db;
 use super::startup::AppState;
@@ -140,15 +141,6 @@ pub async fn index(state: web::Data<AppState>, req: HttpRequest, identity: Ident
 
 fn money(d: rust_decimal::Decimal) -> String {
     format!("{d:.2}")
-}
-
-/// A name as a CSV field: one a spreadsheet would read as a formula (`=`,
-/// `+`, `-`, `@`, tab, CR first) gets a leading `'`, so it shows as text.
-fn text(name: &str) -> String {
-    match name.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{name}"),
-        _ => name.to_string(),
-    }
 }
 
 fn utc(t: chrono::DateTime<chrono::Utc>) -> String {

@@ -41,8 +41,8 @@ pub struct AppState {
     /// The casino's time zone (`TIME_ZONE`, default UTC): times on the floor
     /// and back-office pages are shown in it (they are stored in UTC).
     pub time_zone: chrono_tz::Tz,
-    /// `TRUST_PROXY=true`: client addresses come from `Forwarded` /
-    /// `X-Forwarded-For` (set it only behind a proxy that sets them).
+    /// `TRUST_PROXY=true`: client addresses come from the last
+    /// `X-Forwarded-For` entry (set it only behind a proxy that appends it).
     pub trust_proxy: bool,
 }
 
@@ -250,6 +250,13 @@ fn secure_cookies(listener: &TcpListener) -> bool {
 pub fn run(listener: TcpListener, db: Database) -> std::io::Result<Server> {
     use actix_session::{config::CookieContentSecurity, storage::CookieSessionStore, SessionMiddleware};
     let key = crate::db::users::session_key(&db).map_err(|e| std::io::Error::other(e.to_string()))?;
+    if let Some(token) = crate::db::users::setup_token(&db).map_err(|e| std::io::Error::other(e.to_string()))? {
+        let at = listener.local_addr()?;
+        log::warn!(
+            "no user yet: make the first admin at http://{at}/setup?token={token} (on this machine), \
+             or run `pitboss admin create`"
+        );
+    }
     let key = actix_web::cookie::Key::from(&key);
     let secure = secure_cookies(&listener);
     let time_zone = match std::env::var("TIME_ZONE") {
