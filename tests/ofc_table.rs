@@ -8,7 +8,7 @@ mod support;
 
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
-use support::{backends, request, spawn_app, TestApp};
+use support::{backends, page, request, spawn_app, TestApp};
 
 // Four settings that use the whole deck between them.
 /// Jack-high back, no foul: shoots the moon; royalties 0.
@@ -76,23 +76,6 @@ impl<'a> Table<'a> {
         let t = call(self.app, "GET", &self.path(""), &Value::Null, 200);
         t["seats"].as_array().unwrap().iter().map(|s| (s["seat"].as_i64().unwrap(), dec(&s["stack"]))).collect()
     }
-}
-
-/// An HTML page (the same raw GET as tests/pages.rs).
-fn page(app: &TestApp, path: &str) -> (u16, String) {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(&app.base).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nConnection: close\r\n\r\n",
-        app.base, app.token
-    )
-    .unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).unwrap();
-    let text = String::from_utf8_lossy(&response).to_string();
-    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    (status, text.split_once("\r\n\r\n").map(|x| x.1.to_string()).unwrap_or_default())
 }
 
 fn rows(seat: i64, hand: [&str; 3]) -> Value {

@@ -3,24 +3,7 @@
 
 mod support;
 
-use support::{request, spawn_app, TestApp};
-
-/// GET a page: (status, body text).
-fn page(app: &TestApp, path: &str) -> (u16, String) {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(&app.base).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nConnection: close\r\n\r\n",
-        app.base, app.token
-    )
-    .unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).unwrap();
-    let text = String::from_utf8_lossy(&response).to_string();
-    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    (status, text.split_once("\r\n\r\n").map(|x| x.1.to_string()).unwrap_or_default())
-}
+use support::{page, request, spawn_app, TestApp};
 
 const SHOWDOWN: &str = r#"{"seats":[
  {"seat":1,"front":"Qh Qd 7c","middle":"Js Jh Jd 2s 2h","back":"5s 5h 5d 5c Ad"},
@@ -107,40 +90,15 @@ fn a_sheet_for_an_open_hand_or_no_hand_is_refused() {
 
 /// POSTs a form as a browser without JavaScript would: (status, location, body).
 fn post_form(app: &TestApp, path: &str, fields: &[(&str, &str)], origin: Option<&str>) -> (u16, String, String) {
-    use std::io::{Read, Write};
-    let body: String =
-        fields.iter().map(|(k, v)| format!("{}={}", urlencode(k), urlencode(v))).collect::<Vec<_>>().join("&");
-    let mut stream = std::net::TcpStream::connect(&app.base).unwrap();
-    let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
-    write!(
-        stream,
-        "POST {path} HTTP/1.1\r\nHost: {}\r\n{origin}Authorization: Bearer {}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        app.base,
-        app.token,
-        body.len()
-    )
-    .unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).unwrap();
-    let text = String::from_utf8_lossy(&response).to_string();
-    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let location = text
-        .lines()
-        .find_map(|l| l.strip_prefix("location: ").or_else(|| l.strip_prefix("Location: ")))
-        .unwrap_or("")
-        .trim()
-        .to_string();
-    (status, location, text.split_once("\r\n\r\n").map(|x| x.1.to_string()).unwrap_or_default())
-}
-
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            b' ' => "+".to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+    let mut headers = vec![
+        ("Authorization".to_string(), format!("Bearer {}", app.token)),
+        ("Content-Type".to_string(), "application/x-www-form-urlencoded".to_string()),
+    ];
+    if let Some(o) = origin {
+        headers.push(("Origin".to_string(), o.to_string()));
+    }
+    let answer = support::raw(app, "POST", path, &headers, &support::form_encode(fields));
+    (answer.status, answer.location().to_string(), answer.body)
 }
 
 #[test]

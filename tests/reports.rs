@@ -36,28 +36,12 @@ fn get(app: &TestApp, path: &str) -> Value {
 
 /// A raw GET: (status, lower-cased headers, body text), for CSV, SVG and HTML.
 fn get_raw(app: &TestApp, path: &str) -> (u16, HashMap<String, String>, String) {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(&app.base).expect("the app listens");
-    let head = format!(
-        "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nConnection: close\r\n\r\n",
-        app.base, app.token
-    );
-    stream.write_all(head.as_bytes()).unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).unwrap();
-    let text = String::from_utf8(response).expect("UTF-8 answer");
-    let (head, body) = text.split_once("\r\n\r\n").expect("a head and a body");
-    let mut lines = head.lines();
-    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect::<HashMap<_, _>>();
+    let answer = support::raw(app, "GET", path, &[("Authorization".to_string(), format!("Bearer {}", app.token))], "");
     assert!(
-        !headers.get("transfer-encoding").is_some_and(|v| v.contains("chunked")),
+        !answer.header("transfer-encoding").is_some_and(|v| v.contains("chunked")),
         "{path}: a chunked answer (this helper reads sized bodies only)"
     );
-    (status, headers, body.to_string())
+    (answer.status, answer.headers.into_iter().collect(), answer.body)
 }
 
 fn dec(v: &Value) -> Decimal {

@@ -308,3 +308,9 @@ impl<'a> Browser<'a> {
         b
     }
 }
+
+/// GETs a page (or a download) as the test's user: (status, body text).
+pub fn page(app: &TestApp, path: &str) -> (u16, String) {
+    let answer = raw(app, "GET", path, &[("Authorization".to_string(), format!("Bearer {}", app.token))], "");
+    (answer.status, answer.body)
+}
