@@ -456,3 +456,31 @@ async fn two_floor_supervisors_approve_and_verify_a_jackpot_hit() {
     flo.close().await.unwrap();
     fred.close().await.unwrap();
 }
+
+#[actix_web::test]
+async fn tournament_penalties_are_keyed_in_and_previewed() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let (app, _profile, client) = open_entry_with(port, |app| {
+        seated_table(app, r#"{"name":"Final","preset":"ofc","unit":"1","options":{"tournament":true}}"#, 2)
+    })
+    .await;
+    let rows =
+        [(1, ["2s 3h 4d", "5c 6s 7h 8d Tc", "Js 9h 8c 6d 3c"]), (2, ["Ah Ad Kc", "2h 2d 5h 5d 9c", "Qs Qh Qd 4s 4h"])];
+    for (seat, cards) in rows {
+        for (row, text) in ["front", "middle", "back"].iter().zip(cards) {
+            let css = format!(".seat-entry[data-seat='{seat}'] [data-field={row}]");
+            client.find(Locator::Css(&css)).await.unwrap().send_keys(text).await.unwrap();
+        }
+    }
+    // Seat 1 missed a turn: it pays 3 and takes nothing from seat 2; it ends on 91.
+    let missed = client.find(Locator::Css(".seat-entry[data-seat='1'] [data-field=missed_turns]")).await.unwrap();
+    missed.send_keys("1").await.unwrap();
+    eventually("the preview with the penalty", || async { text_of(&client, "#preview").await.contains("91.00") }).await;
+    screenshot(&client, "entry-penalties").await;
+    client.find(Locator::Id("commit")).await.unwrap().click().await.unwrap();
+    eventually("the settlement sheet", || async { client.current_url().await.unwrap().path().ends_with("/sheet") })
+        .await;
+    let (_, hand) = request(&app, "GET", "/api/v1/tables/1/hands/1", "");
+    assert_eq!(hand["result"]["seats"][0]["penalties"], serde_json::json!(["missed-turn"]), "{hand}");
+    client.close().await.unwrap();
+}
