@@ -292,6 +292,8 @@ fn every_form_needs_the_sessions_token_and_this_sites_origin() {
     let forms = [
         "/tables/1/start-hand",
         "/tables/1/hands/1/entry",
+        "/tables/1/seats/1/add-on",
+        "/tables/1/seats/1/cash-out",
         "/tables/1/hands/1/void",
         "/floor/jackpots/1/approve",
         "/admin/users",
@@ -384,6 +386,9 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("GET", "/tables/1/hands/1/entry", "", "dealer1 floor"),
     ("POST", "/tables/1/start-hand", "", "dealer1 floor"),
     ("POST", "/tables/1/hands/1/entry", "action=preview", "dealer1 floor"),
+    ("POST", "/tables/1/seats/4/add-on", "amount=x", "dealer1 floor"),
+    ("POST", "/tables/1/seats/9/cash-out", "", "dealer1 floor"),
+    ("POST", "/tables/1/seats/9/seat", "", "dealer1 floor"),
     // The ledger: the table's dealer and the back office.
     ("GET", "/api/v1/tables/1/ledger", "", "dealer1 floor accountant admin"),
     // Floor.

@@ -249,3 +249,32 @@ fn a_browser_gets_errors_as_pages_and_the_api_keeps_json() {
     let plain = get("/floor", &dealer, "*/*");
     assert!(plain.body.starts_with("{\"error\""));
 }
+
+#[test]
+fn the_dealer_seats_players_adds_on_and_cashes_out_from_the_table_page() {
+    let app = spawn_app("sqlite");
+    assert_eq!(request(&app, "POST", "/api/v1/tables", r#"{"name":"T","preset":"simple","unit":"1"}"#).0, 201);
+    let (_, html) = page(&app, "/tables/1");
+    assert!(html.contains("action=\"/tables/1/seats/1/seat\""), "an empty seat offers seating");
+    let origin = format!("http://{}", app.base);
+    let post = |path: &str, fields: &[(&str, &str)]| post_form(&app, path, fields, Some(&origin));
+    assert_eq!(post("/tables/1/seats/1/seat", &[("player", "Ann"), ("amount", "100")]).1, "/tables/1");
+    assert_eq!(post("/tables/1/seats/2/seat", &[("player", "Bo"), ("amount", "50.50")]).1, "/tables/1");
+    assert_eq!(post("/tables/1/seats/2/add-on", &[("amount", "20")]).1, "/tables/1");
+    // A bad amount comes back on the table page, named; nothing changes.
+    let (status, _, html) = post("/tables/1/seats/2/add-on", &[("amount", "twenty")]);
+    assert_eq!(status, 422);
+    assert!(html.contains("is not an amount of money"), "{html}");
+    let (status, _, html) = post("/tables/1/seats/1/seat", &[("player", "Cy"), ("amount", "10")]);
+    assert_eq!(status, 422);
+    assert!(html.contains("seat 1 is taken"), "{html}");
+    let (_, table) = request(&app, "GET", "/api/v1/tables/1", "");
+    let stacks: Vec<&str> = table["seats"].as_array().unwrap().iter().map(|s| s["stack"].as_str().unwrap()).collect();
+    assert_eq!(stacks, ["100.00", "70.50"]);
+    assert_eq!(post("/tables/1/seats/2/cash-out", &[]).1, "/tables/1");
+    let (_, table) = request(&app, "GET", "/api/v1/tables/1", "");
+    assert_eq!(table["seats"].as_array().unwrap().len(), 1);
+    let (_, ledger) = request(&app, "GET", "/api/v1/tables/1/ledger", "");
+    let cash_out = ledger.as_array().unwrap().iter().find(|r| r["kind"] == "cash_out").unwrap();
+    assert_eq!(cash_out["amount"], "-70.50");
+}

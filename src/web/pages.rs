@@ -166,6 +166,44 @@ pub async fn start_hand_post(
     }
 }
 
+/// `POST /tables/{id}/seats/{seat}/{seat|add-on|cash-out}` (forms on the
+/// table page, the table's dealer or the floor): seats a player with a
+/// buy-in, adds chips, or cashes the whole stack out; a problem comes back on
+/// the table page.
+pub async fn seat_post(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32, String)>,
+    identity: Identity,
+    form: web::Form<Vec<(String, String)>>,
+    request: actix_web::HttpRequest,
+) -> Result<HttpResponse, AppError> {
+    let (id, seat, action) = path.into_inner();
+    identity.check_csrf(form_token(&form))?;
+    identity.require_table(id)?;
+    let field =
+        |name: &str| form.iter().find(|(k, _)| k == name).map(|(_, v)| v.trim().to_string()).unwrap_or_default();
+    let actor = identity.actor.clone();
+    let outcome = match action.as_str() {
+        "seat" => {
+            let req = tables::SeatPlayerRequest { seat, player: field("player"), buy_in: field("amount") };
+            with_database(&state, move |db| tables::seat_player(db, &actor, id, &req)).await
+        }
+        "add-on" => {
+            let req = tables::AmountRequest { amount: field("amount") };
+            with_database(&state, move |db| tables::add_on(db, &actor, id, seat, &req)).await
+        }
+        "cash-out" => with_database(&state, move |db| tables::cash_out(db, &actor, id, seat)).await,
+        other => return Err(AppError::NotFound(format!("no such seat action: {other}"))),
+    };
+    match outcome {
+        Ok(_) => Ok(see_other(&format!("/tables/{id}"))),
+        Err(e) => {
+            let page = table_view(&state, &identity, id, form_problem(e)?).await?;
+            Ok(page_with_status(page, &request, actix_web::http::StatusCode::UNPROCESSABLE_ENTITY))
+        }
+    }
+}
+
 async fn table_view(
     state: &web::Data<AppState>,
     identity: &Identity,

@@ -92,6 +92,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(form(pages::entry_post)),
         )
         .service(web::resource("/tables/{id}/start-hand").route(form(pages::start_hand_post)))
+        .service(web::resource("/tables/{id}/seats/{seat}/{action}").route(form(pages::seat_post)))
         .route("/tables/{id}/hands/{number}/sheet", web::get().to(pages::sheet_page))
         .route("/tables/{id}/hands/{number}/sheet.json", web::get().to(pages::sheet_json))
         .route("/tables/{id}/hands/{number}/sheet.csv", web::get().to(pages::sheet_csv))
