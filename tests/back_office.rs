@@ -618,6 +618,10 @@ fn dual_sign_off(backend: &str) {
     let pool_after = dec(&expect(&app, "GET", "/api/v1/pools/1", &Value::Null, 200)["balance"]);
     assert_eq!(pool_after - pool_before, amount, "a rejected hit returns its amount to the pool");
     assert_eq!(request(&floor1, "POST", &format!("/api/v1/jackpots/{second}/approve"), "{}").0, 409);
+    let decided = expect(&accountant, "GET", "/api/v1/jackpots?status=decided", &Value::Null, 200);
+    let statuses: Vec<&str> = decided.as_array().unwrap().iter().map(|h| h["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["rejected", "paid"], "newest first");
+    assert_eq!(expect(&accountant, "GET", "/api/v1/jackpots?status=open", &Value::Null, 200), json!([]));
 
     // The sign-offs are in the audit trail, with names; the rejection is in the exception report.
     let trail = audit_actions(&app);

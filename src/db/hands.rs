@@ -155,7 +155,7 @@ fn hand_row(conn: &mut DbConnection, table_id: i64, number: i32) -> Result<HandR
     Ok(HandRow { id, number, dealer_seat, pool_id, version, started_at, seats, stored, void_reason, void_note })
 }
 
-fn hits(conn: &mut DbConnection, hand_id: i64, voided: bool) -> Result<Vec<JackpotHitView>, AppError> {
+fn hits(conn: &mut DbConnection, hand_id: i64) -> Result<Vec<JackpotHitView>, AppError> {
     let rows: Vec<(i64, i64, String, i32, i32, i64)> = jackpot_hits::table
         .filter(jackpot_hits::hand_id.eq(hand_id))
         .order(jackpot_hits::id.asc())
@@ -168,7 +168,7 @@ fn hits(conn: &mut DbConnection, hand_id: i64, voided: bool) -> Result<Vec<Jackp
             jackpot_hits::amount_cents,
         ))
         .load(conn)?;
-    let actions = jackpots::actions_of(conn, &rows.iter().map(|r| r.0).collect::<Vec<_>>())?;
+    let status = jackpots::statuses(conn, &rows.iter().map(|r| r.0).collect::<Vec<_>>())?;
     Ok(rows
         .into_iter()
         .map(|(id, pool_id, kind, loser_seat, winner_seat, amount)| JackpotHitView {
@@ -178,10 +178,7 @@ fn hits(conn: &mut DbConnection, hand_id: i64, voided: bool) -> Result<Vec<Jackp
             loser_seat,
             winner_seat,
             amount: from_cents(amount),
-            status: jackpots::status_of(
-                &actions.iter().filter(|a| a.0 == id).map(|a| a.1.clone()).collect::<Vec<_>>(),
-                voided,
-            ),
+            status: status[&id],
         })
         .collect())
 }
@@ -197,8 +194,7 @@ fn hand_view(conn: &mut DbConnection, table_id: i64, hand: HandRow) -> Result<Ha
         (Some(_), None) => "committed",
         (None, None) => "open",
     };
-    let jackpot_hits =
-        if hand.stored.is_some() { hits(conn, hand.id, hand.void_reason.is_some())? } else { Vec::new() };
+    let jackpot_hits = if hand.stored.is_some() { hits(conn, hand.id)? } else { Vec::new() };
     let raw =
         |json: String| serde_json::value::RawValue::from_string(json).map_err(|e| AppError::Internal(e.to_string()));
     let (result, showdown) = match hand.stored {

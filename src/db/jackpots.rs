@@ -5,6 +5,8 @@
 //! amount to the pool. Every decision is an append-only sign-off row with
 //! name and time, and an audit event.
 
+use std::collections::HashMap;
+
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use rust_decimal::Decimal;
@@ -86,26 +88,41 @@ pub fn status_of(actions: &[String], hand_voided: bool) -> &'static str {
     }
 }
 
+/// The status of each of `hits` (two queries whatever their number): the
+/// one place statuses are worked out, for hands, the floor and the reports.
+pub fn statuses(conn: &mut DbConnection, hits: &[i64]) -> Result<HashMap<i64, &'static str>, AppError> {
+    let mut out = HashMap::with_capacity(hits.len());
+    for chunk in hits.chunks(500) {
+        let actions = actions_of(conn, chunk)?;
+        let voided: Vec<i64> = jackpot_hits::table
+            .inner_join(hand_voids::table.on(hand_voids::hand_id.eq(jackpot_hits::hand_id)))
+            .filter(jackpot_hits::id.eq_any(chunk))
+            .select(jackpot_hits::id)
+            .load(conn)?;
+        for &hit in chunk {
+            let done: Vec<String> = actions.iter().filter(|a| a.0 == hit).map(|a| a.1.clone()).collect();
+            out.insert(hit, status_of(&done, voided.contains(&hit)));
+        }
+    }
+    Ok(out)
+}
+
 /// The hits still waiting for a decision (pending or approved) whose hand
 /// dealt `seating_id` in: its player is owed a share, so they cannot cash out
 /// yet.
 pub fn open_hits_for_seating(conn: &mut DbConnection, seating_id: i64) -> Result<Vec<i64>, AppError> {
-    let candidates: Vec<(i64, i64)> = jackpot_hits::table
+    let candidates: Vec<i64> = jackpot_hits::table
         .inner_join(hand_seats::table.on(hand_seats::hand_id.eq(jackpot_hits::hand_id)))
         .filter(hand_seats::seating_id.eq(seating_id))
-        .select((jackpot_hits::id, jackpot_hits::hand_id))
+        .select(jackpot_hits::id)
         .load(conn)?;
-    let ids: Vec<i64> = candidates.iter().map(|c| c.0).collect();
-    let actions = actions_of(conn, &ids)?;
-    let mut open = Vec::new();
-    for (hit, hand) in candidates {
-        let voided: i64 = hand_voids::table.filter(hand_voids::hand_id.eq(hand)).count().get_result(conn)?;
-        let done: Vec<String> = actions.iter().filter(|a| a.0 == hit).map(|a| a.1.clone()).collect();
-        if matches!(status_of(&done, voided > 0), "pending" | "approved") {
-            open.push(hit);
-        }
-    }
-    Ok(open)
+    let status = statuses(conn, &candidates)?;
+    Ok(candidates.into_iter().filter(|h| is_open(status[h])).collect())
+}
+
+/// Waiting for a decision.
+fn is_open(status: &str) -> bool {
+    matches!(status, "pending" | "approved")
 }
 
 /// The sign-off actions on each of `hits`.
@@ -229,9 +246,8 @@ fn view(conn: &mut DbConnection, row: HitRow) -> Result<HitView, AppError> {
         created_at,
         pct,
     ) = row;
-    let voided: i64 = hand_voids::table.filter(hand_voids::hand_id.eq(hand_id)).count().get_result(conn)?;
+    let status = statuses(conn, &[id])?[&id];
     let signed = signoffs(conn, id)?;
-    let actions: Vec<String> = signed.iter().map(|s| s.0.clone()).collect();
     let pick = |a: &str| signed.iter().find(|s| s.0 == a).map(|s| s.1.clone());
     let payouts = payout_plan(conn, hand_id, loser, winner, amount, shares_of(pct))?
         .into_iter()
@@ -249,7 +265,7 @@ fn view(conn: &mut DbConnection, row: HitRow) -> Result<HitView, AppError> {
         winner_seat: winner,
         amount: from_cents(amount),
         created_at,
-        status: status_of(&actions, voided > 0),
+        status,
         approved: pick("approve"),
         verified: pick("verify"),
         rejected: pick("reject"),
@@ -257,30 +273,28 @@ fn view(conn: &mut DbConnection, row: HitRow) -> Result<HitView, AppError> {
     })
 }
 
-/// The latest 500 hits, newest first; `status` filters (`pending` means
-/// waiting for a decision: pending or approved).
-pub fn list_hits(conn: &mut DbConnection, status: Option<&str>) -> Result<Vec<HitView>, AppError> {
+/// Up to `limit` of the latest 500 hits, newest first; `status` filters
+/// (`open`: waiting for a decision, pending or approved; `decided`: paid,
+/// rejected or voided). Statuses are worked out for all of them at once, the
+/// full view only for the hits listed.
+pub fn list_hits(conn: &mut DbConnection, status: Option<&str>, limit: usize) -> Result<Vec<HitView>, AppError> {
     if let Some(s) = status {
-        if !["pending", "approved", "paid", "rejected", "voided", "open"].contains(&s) {
+        if !["pending", "approved", "paid", "rejected", "voided", "open", "decided"].contains(&s) {
             return Err(AppError::Invalid(format!(
-                "status {s:?}: use pending, approved, paid, rejected, voided or open (pending or approved)"
+                "status {s:?}: use pending, approved, paid, rejected, voided, open (pending or approved) \
+                 or decided (paid, rejected or voided)"
             )));
         }
     }
     let rows = hit_rows(conn, None)?;
-    let mut hits = Vec::new();
-    for row in rows {
-        let hit = view(conn, row)?;
-        let keep = match status {
-            None => true,
-            Some("open") => matches!(hit.status, "pending" | "approved"),
-            Some(s) => hit.status == s,
-        };
-        if keep {
-            hits.push(hit);
-        }
-    }
-    Ok(hits)
+    let status_of_hit = statuses(conn, &rows.iter().map(|r| r.0).collect::<Vec<_>>())?;
+    let keep = |hit: &i64| match (status, status_of_hit[hit]) {
+        (None, _) => true,
+        (Some("open"), s) => is_open(s),
+        (Some("decided"), s) => !is_open(s),
+        (Some(wanted), s) => wanted == s,
+    };
+    rows.into_iter().filter(|r| keep(&r.0)).take(limit).map(|r| view(conn, r)).collect()
 }
 
 pub fn get_hit(conn: &mut DbConnection, id: i64) -> Result<HitView, AppError> {

@@ -655,9 +655,8 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
             .load(conn)?;
         let hit_ids: Vec<i64> = hits.iter().map(|h| h.0).collect();
         let mut hit_rows = Vec::new();
-        let mut signoffs = Vec::new();
+        let status_of_hit = super::jackpots::statuses(conn, &hit_ids)?;
         for chunk in hit_ids.chunks(500) {
-            signoffs.extend(super::jackpots::actions_of(conn, chunk)?);
             hit_rows.extend(rows(
                 ledger_entries::table
                     .filter(ledger_entries::jackpot_hit_id.eq_any(chunk))
@@ -692,16 +691,13 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
             if !range.contains(day) {
                 continue;
             }
-            let (mut paid, mut voided) = (0i64, false);
-            for row in hit_rows.iter().filter(|r| r.jackpot_hit_id == Some(hit_id)) {
-                match (row.kind.as_str(), effective_kind(row, &kinds)) {
-                    (kind::REVERSAL, Some(kind::JACKPOT_LOCK)) => voided = true,
-                    (_, Some(kind::JACKPOT_PAYOUT)) if row.seating_id.is_some() => paid += row.amount,
-                    _ => {}
-                }
-            }
-            let actions: Vec<String> = signoffs.iter().filter(|(h, _)| *h == hit_id).map(|(_, a)| a.clone()).collect();
-            let status = super::jackpots::status_of(&actions, voided);
+            let paid: i64 = hit_rows
+                .iter()
+                .filter(|r| r.jackpot_hit_id == Some(hit_id) && r.seating_id.is_some())
+                .filter(|r| effective_kind(r, &kinds) == Some(kind::JACKPOT_PAYOUT))
+                .map(|r| r.amount)
+                .sum();
+            let status = status_of_hit[&hit_id];
             hits_out.push(HitRow {
                 hit_id,
                 created_at: created_at.and_utc(),

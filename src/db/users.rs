@@ -626,17 +626,12 @@ pub fn sign_in(db: &Database, username: &str, password: &str, ip: &str) -> Resul
             })?;
             Ok(user)
         }
-        _ => {
-            let detail = serde_json::json!({ "known_user": candidate_known(&name, db)? });
+        known => {
+            let detail = serde_json::json!({ "known_user": known.is_some() });
             db.write(None, move |conn| audit::record(conn, &actor, "login_failed", &format!("user {name}"), detail))?;
             Err(wrong())
         }
     }
-}
-
-fn candidate_known(name: &str, db: &Database) -> Result<bool, AppError> {
-    let n: i64 = users::table.filter(users::username.eq(name)).count().get_result(&mut *db.conn()?)?;
-    Ok(n > 0)
 }
 
 /// Records a sign-out and ends every session of the user (the session

@@ -62,15 +62,20 @@ async fn floor_page_for(
     problem: String,
 ) -> Result<FloorPage, AppError> {
     identity.require(super::routes::jackpots::REVIEWERS)?;
-    let (pools, hits) = with_db(state, |c| Ok((jackpots::pool_balances(c)?, jackpots::list_hits(c, None)?))).await?;
-    let (open, decided): (Vec<HitView>, Vec<HitView>) =
-        hits.into_iter().partition(|h| matches!(h.status, "pending" | "approved"));
+    let (pools, open, decided) = with_db(state, |c| {
+        Ok((
+            jackpots::pool_balances(c)?,
+            jackpots::list_hits(c, Some("open"), 500)?,
+            jackpots::list_hits(c, Some("decided"), 30)?,
+        ))
+    })
+    .await?;
     Ok(FloorPage {
         tz: state.time_zone,
         nav: Nav::of(identity),
         pools,
         open,
-        decided: decided.into_iter().take(30).collect(),
+        decided,
         me: identity.user.username.clone(),
         can_approve: identity.user.has_any(Decision::Approve.roles()),
         can_verify: identity.user.has_any(Decision::Verify.roles()),

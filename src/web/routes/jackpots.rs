@@ -19,7 +19,7 @@ pub struct HitsQuery {
     pub status: Option<String>,
 }
 
-/// `GET /api/v1/jackpots[?status=open|pending|approved|paid|rejected|voided]`.
+/// `GET /api/v1/jackpots[?status=open|decided|pending|approved|paid|rejected|voided]`.
 pub async fn list_hits(
     state: web::Data<AppState>,
     identity: Identity,
@@ -27,7 +27,7 @@ pub async fn list_hits(
 ) -> Result<HttpResponse, AppError> {
     identity.require(REVIEWERS)?;
     let status = query.into_inner().status;
-    Ok(ok_json(&with_db(&state, move |c| jackpots::list_hits(c, status.as_deref())).await?))
+    Ok(ok_json(&with_db(&state, move |c| jackpots::list_hits(c, status.as_deref(), 500)).await?))
 }
 
 pub async fn get_hit(
