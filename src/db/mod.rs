@@ -9,7 +9,9 @@ pub mod audit;
 pub mod hands;
 pub mod jackpots;
 pub mod ledger;
+pub mod pool;
 pub mod reports;
+pub mod rollups;
 pub mod schema;
 pub mod tables;
 pub mod users;
@@ -18,12 +20,12 @@ pub mod writer;
 use chrono::{NaiveDateTime, SubsecRound, Utc};
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
-use diesel::r2d2::{self, ConnectionManager, CustomizeConnection};
+use diesel::r2d2::{self, CustomizeConnection};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
-use crate::error::AppError;
+use crate::domain::{AppError, PoolId, TableId};
 
 #[derive(diesel::MultiConnection)]
 pub enum DbConnection {
@@ -32,7 +34,9 @@ pub enum DbConnection {
     Sqlite(SqliteConnection),
 }
 
-type DbPool = r2d2::Pool<ConnectionManager<DbConnection>>;
+type DbPool = r2d2::Pool<pool::Manager>;
+
+pub use pool::statements;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
@@ -40,9 +44,34 @@ const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/po
 /// The database the service uses when `DATABASE_URL` is not set.
 pub const DEFAULT_DATABASE: &str = "pitboss.sqlite";
 
-/// Now, in UTC, to the microsecond.
+/// Now, in UTC, to the microsecond (moved by [`set_clock_offset`], which only
+/// the year-scale bench builder and tests of days gone by use).
 pub fn now() -> NaiveDateTime {
-    Utc::now().naive_utc().trunc_subsecs(6)
+    let offset = CLOCK_OFFSET_MICROS.load(std::sync::atomic::Ordering::Relaxed);
+    (Utc::now().naive_utc() + chrono::Duration::microseconds(offset)).trunc_subsecs(6)
+}
+
+static CLOCK_OFFSET_MICROS: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(0);
+
+/// Moves this process's clock (`now`) by `offset` from the real time: a time
+/// machine for building a year of hands in minutes and for testing gaming
+/// days in the past. The service never calls it.
+pub fn set_clock_offset(offset: chrono::Duration) {
+    let micros = offset.num_microseconds().unwrap_or(0);
+    CLOCK_OFFSET_MICROS.store(micros, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Runs the same diesel query on whichever backend `conn` is: for the
+/// statements the multi-backend connection cannot build (batch inserts,
+/// upserts), written once.
+#[macro_export]
+macro_rules! on_backend {
+    ($conn:expr, |$c:ident| $body:expr) => {
+        match $conn {
+            $crate::db::DbConnection::Pg($c) => $body,
+            $crate::db::DbConnection::Sqlite($c) => $body,
+        }
+    };
 }
 
 /// A database URL without its password, for messages.
@@ -66,9 +95,9 @@ pub fn is_postgres(url: &str) -> bool {
 #[derive(Debug, Clone, Copy)]
 struct SqlitePragmas;
 
-impl CustomizeConnection<DbConnection, r2d2::Error> for SqlitePragmas {
-    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
-        if let DbConnection::Sqlite(c) = conn {
+impl CustomizeConnection<pool::Tracked, r2d2::Error> for SqlitePragmas {
+    fn on_acquire(&self, conn: &mut pool::Tracked) -> Result<(), r2d2::Error> {
+        if let DbConnection::Sqlite(c) = &mut **conn {
             c.batch_execute(writer::SQLITE_PRAGMAS).map_err(r2d2::Error::QueryError)?;
         }
         Ok(())
@@ -83,9 +112,15 @@ pub struct Database {
     writer: Option<std::sync::Arc<writer::GroupWriter>>,
 }
 
-pub type Conn = r2d2::PooledConnection<ConnectionManager<DbConnection>>;
+pub type Conn = r2d2::PooledConnection<pool::Manager>;
 
 impl Database {
+    /// The pool's connections: (open, idle).
+    pub fn pool_state(&self) -> (u32, u32) {
+        let state = self.pool.state();
+        (state.connections, state.idle_connections)
+    }
+
     /// A pooled connection (503 when the database cannot be reached).
     pub fn conn(&self) -> Result<Conn, AppError> {
         Ok(self.pool.get()?)
@@ -98,7 +133,7 @@ impl Database {
     /// database serialise their changes.
     pub fn write<T: Send + 'static>(
         &self,
-        table_id: Option<i64>,
+        table_id: Option<TableId>,
         f: impl FnOnce(&mut DbConnection) -> Result<T, AppError> + Send + 'static,
     ) -> Result<T, AppError> {
         match &self.writer {
@@ -129,76 +164,279 @@ impl Database {
     }
 }
 
-/// Opens the database at `url`, applies pending migrations, and on SQLite
-/// starts the group-commit writer.
+/// What opening the database may do to its schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchemaPolicy {
+    /// Set up a new, empty database; refuse one with pending migrations.
+    SetUpNew,
+    /// Apply pending migrations.
+    ApplyPending,
+    /// Change nothing; refuse a new or out-of-date database.
+    Never,
+}
+
+/// What opening the database found and did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemaOutcome {
+    /// A new database: every migration was applied (their names).
+    SetUp(Vec<String>),
+    /// Pending migrations were applied (their names).
+    Migrated(Vec<String>),
+    /// Nothing to do.
+    UpToDate,
+}
+
+/// Opens the database at `url` for the service and the tests: a new, empty
+/// database is set up; one with pending migrations is refused.
 pub fn connect(url: &str, max_size: u32) -> Result<Database, AppError> {
+    open(url, max_size, SchemaPolicy::SetUpNew).map(|(db, _)| db)
+}
+
+/// Opens the database at `url`, does to its schema what `policy` allows,
+/// and on SQLite starts the group-commit writer.
+pub fn open(url: &str, max_size: u32, policy: SchemaPolicy) -> Result<(Database, SchemaOutcome), AppError> {
+    let pool = open_pool(url, max_size)?;
+    let mut conn = pool.get().map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))?;
+    let outcome = prepare_schema(&mut conn, policy)?;
+    rollups::build_if_missing(&mut conn)?;
+    drop(conn);
+    let writer = if is_postgres(url) {
+        None
+    } else {
+        Some(std::sync::Arc::new(writer::GroupWriter::start(url.strip_prefix("sqlite://").unwrap_or(url))?))
+    };
+    Ok((Database { pool, writer }, outcome))
+}
+
+/// A connection to the database at `url` for the schema commands
+/// (`pitboss migrate`): nothing is changed by opening it.
+pub fn open_for_migrations(url: &str) -> Result<Conn, AppError> {
+    let pool = open_pool(url, 1)?;
+    pool.get().map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))
+}
+
+fn open_pool(url: &str, max_size: u32) -> Result<DbPool, AppError> {
+    pool::instrument_connections();
     let postgres = is_postgres(url);
     if postgres {
         // The multi-backend connection reports only "invalid url" when a
         // PostgreSQL server cannot be reached; ask PostgreSQL itself first.
         PgConnection::establish(url)
-            .map_err(|e| AppError::Unavailable(format!("cannot reach PostgreSQL at {}: {e}", redact(url))))?;
+            .map_err(|e| AppError::unavailable(format!("cannot reach PostgreSQL at {}: {e}", redact(url))))?;
     }
     let url = url.strip_prefix("sqlite://").unwrap_or(url);
-    let manager = ConnectionManager::<DbConnection>::new(url);
-    let pool = r2d2::Pool::builder()
+    if !postgres {
+        check_sqlite_path(url)?;
+    }
+    let manager = pool::Manager::new(url);
+    r2d2::Pool::builder()
         .max_size(max_size)
-        // A connection is checked when taken from the pool, so one that broke
-        // (PostgreSQL restarted) is replaced instead of failing a request;
-        // when the database is down, a request waits at most 5 s, then 503.
-        .test_on_check_out(true)
+        // A PostgreSQL connection is checked when taken from the pool if it
+        // idled or the server was found gone (`pool::Manager`), so one that
+        // broke is replaced instead of failing a request; when the database
+        // is down, a request waits at most 5 s, then 503. (A SQLite
+        // connection is a file in this process: nothing to check.)
+        .test_on_check_out(postgres)
         .connection_timeout(std::time::Duration::from_secs(5))
         .connection_customizer(Box::new(SqlitePragmas))
         .build(manager)
-        .map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;
-    let mut conn = pool.get().map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;
-    migrate(&mut conn)?;
-    let writer = if postgres { None } else { Some(std::sync::Arc::new(writer::GroupWriter::start(url)?)) };
-    Ok(Database { pool, writer })
+        .map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))
+}
+
+/// A SQLite database path that can work: a file (made if missing) in a
+/// directory that exists and can be written. Says once which path and which
+/// operating-system error, before any connection is tried (a pool of them
+/// would otherwise each fail with the same words).
+fn check_sqlite_path(path: &str) -> Result<(), AppError> {
+    let refuse = |why: String| Err(AppError::unavailable(format!("cannot open the SQLite database {path:?}: {why}")));
+    if path.is_empty() {
+        return refuse("DATABASE_URL is empty; give a file path or postgres://…".to_string());
+    }
+    if path.starts_with("file:") || path.contains("://") {
+        return refuse("URIs are not supported; give a file path (or postgres://… for PostgreSQL)".to_string());
+    }
+    if path == ":memory:" {
+        return refuse("an in-memory database would be a different one per connection; give a file path".to_string());
+    }
+    let file = std::path::Path::new(path);
+    if file.is_dir() {
+        return refuse("it is a directory; give a file path inside it".to_string());
+    }
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if let Err(e) = std::fs::metadata(dir) {
+        return refuse(format!("its directory {} cannot be used: {e}", dir.display()));
+    }
+    // Opening for writing (and making it if it is missing) gives the
+    // operating system's own reason: permission denied, read-only, …
+    if let Err(e) = std::fs::OpenOptions::new().create(true).append(true).open(file) {
+        return refuse(e.to_string());
+    }
+    Ok(())
 }
 
 /// Writes a consistent copy of a SQLite database to `dest` (a new file),
 /// also while the service is running: `VACUUM INTO` reads one snapshot.
 pub fn backup_sqlite(url: &str, dest: &str) -> Result<(), AppError> {
     if is_postgres(url) {
-        return Err(AppError::Invalid(
-            "this is a PostgreSQL database: back it up with pg_dump or the server's own tools".to_string(),
+        return Err(AppError::invalid(
+            "backup_postgres",
+            "this is a PostgreSQL database: back it up with pg_dump or the server's own tools",
         ));
     }
     if std::path::Path::new(dest).exists() {
-        return Err(AppError::Invalid(format!("{dest} already exists; a backup goes to a new file")));
+        return Err(AppError::invalid("backup_exists", format!("{dest} already exists; a backup goes to a new file")));
     }
     let path = url.strip_prefix("sqlite://").unwrap_or(url);
     if !std::path::Path::new(path).exists() {
-        return Err(AppError::NotFound(format!("no database at {path}")));
+        return Err(AppError::not_found("no_database", format!("no database at {path}")));
     }
     let mut conn = SqliteConnection::establish(path)
-        .map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;
+        .map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))?;
     conn.batch_execute("PRAGMA busy_timeout = 15000")?;
     diesel::sql_query("VACUUM INTO ?").bind::<diesel::sql_types::Text, _>(dest).execute(&mut conn)?;
     Ok(())
 }
 
-/// Applies pending migrations (one app server at a time on PostgreSQL).
-pub fn migrate(conn: &mut DbConnection) -> Result<(), AppError> {
-    let failed = |e: Box<dyn std::error::Error + Send + Sync>| AppError::Internal(format!("migrations failed: {e}"));
-    match conn {
-        DbConnection::Pg(c) => {
-            c.batch_execute("SELECT pg_advisory_lock(7420001)")?;
-            let outcome = c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ());
-            c.batch_execute("SELECT pg_advisory_unlock(7420001)")?;
-            outcome.map_err(failed)
-        }
-        DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()).map_err(failed),
+/// The schema of a database against the migrations built into this binary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MigrationStatus {
+    /// Applied, by name (`2026-11-21-000001_initial`), oldest first.
+    pub applied: Vec<String>,
+    /// Not applied yet, by name, in the order they would run.
+    pub pending: Vec<String>,
+    /// Versions applied to the database that this binary does not know (a
+    /// newer release migrated it).
+    pub unknown: Vec<String>,
+}
+
+impl MigrationStatus {
+    /// No migration has run: a new database.
+    pub fn is_new(&self) -> bool {
+        self.applied.is_empty() && self.unknown.is_empty()
     }
 }
 
-/// Locks a pool row until the end of the transaction (PostgreSQL; SQLite's
-/// write transaction already excludes every other writer).
-pub fn lock_pool(conn: &mut DbConnection, pool_id: i64) -> Result<(), AppError> {
+#[derive(diesel::QueryableByName)]
+struct AppliedVersion {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    version: String,
+}
+
+fn migration_names<DB: diesel::backend::Backend>(
+    source: &EmbeddedMigrations,
+) -> Result<Vec<(String, String)>, AppError> {
+    let migrations = diesel::migration::MigrationSource::<DB>::migrations(source)
+        .map_err(|e| AppError::internal(format!("the built-in migrations cannot be read: {e}")))?;
+    Ok(migrations.iter().map(|m| (m.name().version().to_string(), m.name().to_string())).collect())
+}
+
+/// Which migrations the database has and which it lacks. Reads only: a new
+/// database is left as it is.
+pub fn migration_status(conn: &mut DbConnection) -> Result<MigrationStatus, AppError> {
+    let (known, has_table) = match conn {
+        DbConnection::Pg(_) => (
+            migration_names::<diesel::pg::Pg>(&POSTGRES_MIGRATIONS)?,
+            "SELECT count(*) AS n FROM information_schema.tables \
+             WHERE table_schema = current_schema() AND table_name = '__diesel_schema_migrations'",
+        ),
+        DbConnection::Sqlite(_) => (
+            migration_names::<diesel::sqlite::Sqlite>(&SQLITE_MIGRATIONS)?,
+            "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = '__diesel_schema_migrations'",
+        ),
+    };
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let tables: Count = diesel::sql_query(has_table).get_result(conn)?;
+    let applied: Vec<String> = if tables.n == 0 {
+        Vec::new()
+    } else {
+        let rows: Vec<AppliedVersion> =
+            diesel::sql_query("SELECT version FROM __diesel_schema_migrations ORDER BY version").load(conn)?;
+        rows.into_iter().map(|r| r.version).collect()
+    };
+    let mut status = MigrationStatus::default();
+    for (version, name) in &known {
+        if applied.contains(version) {
+            status.applied.push(name.clone());
+        } else {
+            status.pending.push(name.clone());
+        }
+    }
+    status.unknown = applied.into_iter().filter(|v| !known.iter().any(|(k, _)| k == v)).collect();
+    Ok(status)
+}
+
+/// Applies pending migrations, one app server at a time on PostgreSQL (an
+/// advisory lock); answers the names applied.
+pub fn apply_migrations(conn: &mut DbConnection) -> Result<Vec<String>, AppError> {
+    let failed = |e: Box<dyn std::error::Error + Send + Sync>| AppError::internal(format!("migrations failed: {e}"));
+    if let DbConnection::Pg(c) = conn {
+        c.batch_execute("SELECT pg_advisory_lock(7420001)")?;
+    }
+    // Under the lock: what is pending now is what this run applies.
+    let outcome = migration_status(conn).and_then(|status| {
+        match conn {
+            DbConnection::Pg(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ()),
+            DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()),
+        }
+        .map_err(failed)?;
+        Ok(status.pending)
+    });
+    if let DbConnection::Pg(c) = conn {
+        c.batch_execute("SELECT pg_advisory_unlock(7420001)")?;
+    }
+    outcome
+}
+
+/// Brings the schema to what `policy` allows, or says why not.
+fn prepare_schema(conn: &mut DbConnection, policy: SchemaPolicy) -> Result<SchemaOutcome, AppError> {
+    let status = migration_status(conn)?;
+    if !status.unknown.is_empty() {
+        log::warn!(
+            "the database has migrations this release does not know ({}): it was migrated by a newer release",
+            status.unknown.join(", ")
+        );
+    }
+    if status.pending.is_empty() {
+        return Ok(SchemaOutcome::UpToDate);
+    }
+    match (policy, status.is_new()) {
+        (SchemaPolicy::SetUpNew, true) => Ok(SchemaOutcome::SetUp(apply_migrations(conn)?)),
+        (SchemaPolicy::ApplyPending, true) => Ok(SchemaOutcome::SetUp(apply_migrations(conn)?)),
+        (SchemaPolicy::ApplyPending, false) => Ok(SchemaOutcome::Migrated(apply_migrations(conn)?)),
+        (SchemaPolicy::Never, true) => Err(AppError::unavailable(
+            "the database is new (no migration applied) and MIGRATE_ON_START=never: run `pitboss migrate` first",
+        )),
+        (_, false) => Err(AppError::unavailable(format!(
+            "the database has {} pending migration(s) ({}): back it up, then run `pitboss migrate` \
+             (`pitboss migrate status` lists them; MIGRATE_ON_START=always applies them at start-up)",
+            status.pending.len(),
+            status.pending.join(", ")
+        ))),
+    }
+}
+
+/// Takes a jackpot pool for a change that takes money out of it (a hit, a
+/// void, a return): on PostgreSQL the pool's row (such changes take turns)
+/// and every share of its balance (a commit at another table waits, so no
+/// contribution lands between the locks of one deal; one already written
+/// is waited for). SQLite has one writer.
+pub fn lock_pool(conn: &mut DbConnection, pool_id: PoolId) -> diesel::QueryResult<()> {
     if let DbConnection::Pg(pg) = conn {
-        use diesel::QueryDsl;
+        use diesel::{ExpressionMethods, QueryDsl};
         schema::pools::table.find(pool_id).select(schema::pools::id).for_no_key_update().execute(pg)?;
+        schema::pool_balances::table
+            .filter(schema::pool_balances::pool_id.eq(pool_id))
+            .order(schema::pool_balances::table_key)
+            .select(schema::pool_balances::table_key)
+            .for_update()
+            .execute(pg)?;
     }
     Ok(())
 }

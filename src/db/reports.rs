@@ -1,16 +1,19 @@
 //! The accountant's reports: rake by gaming day and table, jackpot pools and
-//! hits, player sessions. Each is a plain struct with its rows and totals,
-//! computed from the ledger (money in cents, shown with two decimals).
+//! hits, player sessions. Each is a plain struct with its rows and totals
+//! (money in cents, shown with two decimals), read from the daily rollups
+//! (`db::rollups`), which are kept in the same transaction as the ledger rows
+//! they sum: a report costs the days in its range, not the hands.
 //!
-//! Bucketing by gaming day happens here, in Rust, on the rows of a padded UTC
-//! window (the same SQL on both backends): a gaming day of a table is the
-//! local date of (local time − the table's cutoff).
-//!
-//! Reversals (a void) are netted against the kind of the row they reverse: a
-//! voided hand's rake is not rake. In the rake report every row counts on the
-//! gaming day its hand was committed, so a voided hand vanishes from its day
-//! (and from the hand count). In the jackpot report rows count on the day they
-//! were written, so balances are the pool's true balance over time.
+//! A gaming day of a table is the local date of (local time − the table's
+//! cutoff). Reversals (a void) are netted against the kind of the row they
+//! reverse: a voided hand's rake is not rake. In the rake report every row
+//! counts on the gaming day its hand was committed, so a voided hand vanishes
+//! from its day (and from the hand count). In the jackpot report rows count
+//! on the day they were written, so balances are the pool's true balance over
+//! time: a pool's own rows (seeds, locks, returns, payouts) on the pool's
+//! clock (the first table feeding it), the contributions on the clock of the
+//! table that paid them (the same day unless a casino runs tables of one pool
+//! on different cutoffs).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -20,10 +23,15 @@ use diesel::prelude::*;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use super::schema::{casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pools, seatings, showdowns};
+use super::rollups;
+use super::schema::{casino_tables, hands, jackpot_hits, ledger_entries, pools, seating_totals, seatings};
 use super::DbConnection;
-use crate::error::AppError;
-use crate::money::from_cents;
+use crate::domain::{AppError, EntryKind, HitId, Money, PoolId, SeatNo, SeatingId, TableId};
+
+/// Cents as a decimal with two places (the report rows' money).
+fn from_cents(cents: i64) -> Decimal {
+    Decimal::new(cents, 2)
+}
 
 /// The longest range a report covers, in gaming days.
 pub const MAX_DAYS: i64 = 366;
@@ -87,9 +95,9 @@ pub fn all_tables(conn: &mut DbConnection) -> Result<Vec<TableInfo>, AppError> {
         .load(conn)?;
     rows.into_iter()
         .map(|(id, name, pool_id, tz, cutoff)| {
-            let tz = tz.parse::<Tz>().map_err(|_| AppError::Internal(format!("table {id}: time zone {tz:?}")))?;
+            let tz = tz.parse::<Tz>().map_err(|_| AppError::internal(format!("table {id}: time zone {tz:?}")))?;
             let cutoff = NaiveTime::parse_from_str(&cutoff, "%H:%M")
-                .map_err(|_| AppError::Internal(format!("table {id}: gaming-day cutoff {cutoff:?}")))?;
+                .map_err(|_| AppError::internal(format!("table {id}: gaming-day cutoff {cutoff:?}")))?;
             Ok(TableInfo { id, name, pool_id, clock: Clock { tz, cutoff } })
         })
         .collect()
@@ -116,9 +124,11 @@ impl RawParams {
                 "to" => &mut raw.to,
                 "table" => &mut raw.table,
                 other => {
-                    return Err(AppError::Invalid(format!(
-                        "unknown parameter {other:?}; a report takes from, to and table"
-                    )))
+                    return Err(AppError::invalid(
+                        "unknown_parameter",
+                        format!("unknown parameter {other:?}; a report takes from, to and table"),
+                    )
+                    .at_field(other))
                 }
             };
             *slot = (!value.is_empty()).then(|| value.to_string());
@@ -157,7 +167,7 @@ impl Range {
 
 fn parse_day(text: &str, name: &str) -> Result<NaiveDate, AppError> {
     NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .map_err(|_| AppError::Invalid(format!("{name} {text:?} is not a date YYYY-MM-DD")))
+        .map_err(|_| AppError::invalid("bad_date", format!("{name} {text:?} is not a date YYYY-MM-DD")).at_field(name))
 }
 
 /// Checks the parameters. Defaults: `to` is today's gaming day (the table's,
@@ -167,13 +177,12 @@ pub fn resolve(conn: &mut DbConnection, raw: &RawParams, now: NaiveDateTime) -> 
     let table = match &raw.table {
         None => None,
         Some(text) => {
-            let id: i64 = text.parse().map_err(|_| AppError::Invalid(format!("table {text:?} is not a table id")))?;
-            Some(
-                tables
-                    .iter()
-                    .find(|t| t.id == id)
-                    .ok_or_else(|| AppError::Invalid(format!("table {id} is not a table")))?,
-            )
+            let id: i64 = text.parse().map_err(|_| {
+                AppError::invalid("bad_table", format!("table {text:?} is not a table id")).at_field("table")
+            })?;
+            Some(tables.iter().find(|t| t.id == id).ok_or_else(|| {
+                AppError::invalid("bad_table", format!("table {id} is not a table")).at_field("table")
+            })?)
         }
     };
     let from = raw.from.as_deref().map(|t| parse_day(t, "from")).transpose()?;
@@ -185,13 +194,14 @@ pub fn resolve(conn: &mut DbConnection, raw: &RawParams, now: NaiveDateTime) -> 
     let to = to.unwrap_or(today);
     let from = from.unwrap_or(to - Duration::days(DEFAULT_DAYS - 1));
     if from > to {
-        return Err(AppError::Invalid(format!("from {from} is after to {to}")));
+        return Err(AppError::invalid("bad_range", format!("from {from} is after to {to}")).at_field("from"));
     }
     let days = (to - from).num_days() + 1;
     if days > MAX_DAYS {
-        return Err(AppError::Invalid(format!(
-            "from {from} to {to} is {days} gaming days; a report covers at most {MAX_DAYS}"
-        )));
+        return Err(AppError::invalid(
+            "range_too_long",
+            format!("from {from} to {to} is {days} gaming days; a report covers at most {MAX_DAYS}"),
+        ));
     }
     Ok(Range { from, to, table: table.map(|t| t.id) })
 }
@@ -200,100 +210,12 @@ fn selected_tables(conn: &mut DbConnection, range: &Range) -> Result<Vec<TableIn
     Ok(all_tables(conn)?.into_iter().filter(|t| range.table.is_none_or(|id| id == t.id)).collect())
 }
 
-/// Ledger kinds the reports know (the lead's sign-off work adds the last two).
-pub mod kind {
-    pub const BUY_IN: &str = "buy_in";
-    pub const ADD_ON: &str = "add_on";
-    pub const CASH_OUT: &str = "cash_out";
-    pub const RAKE: &str = "rake";
-    pub const HOUSE_RAKE: &str = "house_rake";
-    pub const JACKPOT_CONTRIBUTION: &str = "jackpot_contribution";
-    pub const POOL_SEED: &str = "pool_seed";
-    pub const JACKPOT_LOCK: &str = "jackpot_lock";
-    pub const REVERSAL: &str = "reversal";
-    pub const JACKPOT_PAYOUT: &str = "jackpot_payout";
-    pub const JACKPOT_RETURN: &str = "jackpot_return";
+fn text_day(day: NaiveDate) -> String {
+    day.format("%Y-%m-%d").to_string()
 }
 
-/// A ledger row as the reports read it.
-#[derive(Clone, Debug)]
-struct Row {
-    id: i64,
-    hand_id: Option<i64>,
-    seating_id: Option<i64>,
-    jackpot_hit_id: Option<i64>,
-    kind: String,
-    amount: i64,
-    reverses_id: Option<i64>,
-    created_at: NaiveDateTime,
-}
-
-type RowTuple = (i64, Option<i64>, Option<i64>, Option<i64>, String, i64, Option<i64>, NaiveDateTime);
-
-fn row_columns() -> (
-    ledger_entries::id,
-    ledger_entries::hand_id,
-    ledger_entries::seating_id,
-    ledger_entries::jackpot_hit_id,
-    ledger_entries::kind,
-    ledger_entries::amount_cents,
-    ledger_entries::reverses_id,
-    ledger_entries::created_at,
-) {
-    (
-        ledger_entries::id,
-        ledger_entries::hand_id,
-        ledger_entries::seating_id,
-        ledger_entries::jackpot_hit_id,
-        ledger_entries::kind,
-        ledger_entries::amount_cents,
-        ledger_entries::reverses_id,
-        ledger_entries::created_at,
-    )
-}
-
-fn rows(tuples: Vec<RowTuple>) -> Vec<Row> {
-    tuples
-        .into_iter()
-        .map(|(id, hand_id, seating_id, jackpot_hit_id, kind, amount, reverses_id, created_at)| Row {
-            id,
-            hand_id,
-            seating_id,
-            jackpot_hit_id,
-            kind,
-            amount,
-            reverses_id,
-            created_at,
-        })
-        .collect()
-}
-
-/// The kind a row counts as: a reversal counts as the kind of the row it
-/// reverses (looked up in `kinds`, id → kind), anything else as itself.
-fn effective_kind<'a>(row: &'a Row, kinds: &'a HashMap<i64, String>) -> Option<&'a str> {
-    if row.kind == kind::REVERSAL {
-        row.reverses_id.and_then(|id| kinds.get(&id)).map(String::as_str)
-    } else {
-        Some(row.kind.as_str())
-    }
-}
-
-/// The kinds of these rows, id → kind, for the ids not already known.
-fn fetch_kinds(conn: &mut DbConnection, ids: &[i64], kinds: &mut HashMap<i64, String>) -> Result<(), AppError> {
-    let missing: Vec<i64> = ids.iter().copied().filter(|id| !kinds.contains_key(id)).collect();
-    for chunk in missing.chunks(500) {
-        let found: Vec<(i64, String)> = ledger_entries::table
-            .filter(ledger_entries::id.eq_any(chunk))
-            .select((ledger_entries::id, ledger_entries::kind))
-            .load(conn)?;
-        kinds.extend(found);
-    }
-    Ok(())
-}
-
-/// `SUM(amount_cents)` as BIGINT on both backends.
-fn sum_cents() -> diesel::expression::SqlLiteral<diesel::sql_types::BigInt> {
-    diesel::dsl::sql::<diesel::sql_types::BigInt>("CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT)")
+fn stored_day(text: &str) -> Result<NaiveDate, AppError> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| AppError::internal(format!("stored gaming day {text:?}")))
 }
 
 // ---- 1. rake ----
@@ -358,63 +280,20 @@ impl RakeCell {
 }
 
 /// Rake per (gaming day, table): every rake, house-share and contribution row
-/// (net of reversals) counts on the gaming day its hand was committed.
+/// (net of reversals) counts on the gaming day its hand was committed; read
+/// from the tables' days.
 pub fn rake_report(conn: &mut DbConnection, range: &Range) -> Result<RakeReport, AppError> {
-    let (start, end) = range.window();
     let tables = selected_tables(conn, range)?;
+    let only: Option<Vec<TableId>> = range.table.map(|t| vec![TableId(t)]);
     let mut cells: BTreeMap<(NaiveDate, i64), RakeCell> = BTreeMap::new();
-    for t in &tables {
-        let committed: Vec<(i64, NaiveDateTime, Option<i64>)> = hands::table
-            .inner_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
-            .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
-            .filter(hands::table_id.eq(t.id))
-            .filter(showdowns::committed_at.ge(start))
-            .filter(showdowns::committed_at.lt(end))
-            .select((hands::id, showdowns::committed_at, hand_voids::id.nullable()))
-            .load(conn)?;
-        let mut day_of: HashMap<i64, NaiveDate> = HashMap::new();
-        for (hand, committed_at, voided) in committed {
-            let day = t.clock.day(committed_at);
-            if !range.contains(day) {
-                continue;
-            }
-            day_of.insert(hand, day);
-            if voided.is_none() {
-                cells.entry((day, t.id)).or_default().hands += 1;
-            }
-        }
-        if day_of.is_empty() {
-            continue;
-        }
-        // The hands' rows (by the hand index), whenever written.
-        let hand_ids: Vec<i64> = day_of.keys().copied().collect();
-        let mut money = Vec::new();
-        for chunk in hand_ids.chunks(500) {
-            money.extend(rows(
-                ledger_entries::table
-                    .filter(ledger_entries::hand_id.eq_any(chunk))
-                    .filter(ledger_entries::kind.eq_any([
-                        kind::RAKE,
-                        kind::HOUSE_RAKE,
-                        kind::JACKPOT_CONTRIBUTION,
-                        kind::REVERSAL,
-                    ]))
-                    .select(row_columns())
-                    .load(conn)?,
-            ));
-        }
-        let kinds: HashMap<i64, String> =
-            money.iter().filter(|r| r.kind != kind::REVERSAL).map(|r| (r.id, r.kind.clone())).collect();
-        for row in &money {
-            let Some(day) = row.hand_id.and_then(|h| day_of.get(&h)) else { continue };
-            let cell = cells.entry((*day, t.id)).or_default();
-            match effective_kind(row, &kinds) {
-                Some(kind::RAKE) => cell.rake -= row.amount,
-                Some(kind::HOUSE_RAKE) => cell.house += row.amount,
-                Some(kind::JACKPOT_CONTRIBUTION) => cell.jackpot += row.amount,
-                _ => {}
-            }
-        }
+    for d in rollups::table_days(conn, only.as_deref(), &text_day(range.from), &text_day(range.to))? {
+        let cell = cells.entry((stored_day(&d.gaming_day)?, d.table_id.get())).or_default();
+        cell.add(&RakeCell {
+            hands: d.hands,
+            rake: d.rake.cents(),
+            house: d.house.cents(),
+            jackpot: d.jackpot.cents(),
+        });
     }
     let name = |id: i64| tables.iter().find(|t| t.id == id).map(|t| t.name.clone()).unwrap_or_default();
     let mut totals = RakeCell::default();
@@ -572,7 +451,8 @@ impl PoolCell {
 }
 
 /// Pools (all, or the one the `table` feeds): a pool counts gaming days by
-/// the first table (lowest id) that feeds it, or by UTC midnight if none does.
+/// the first table (lowest id) that feeds it, or by UTC midnight if none
+/// does; read from the pools' and tables' days, and the hits themselves.
 pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotReport, AppError> {
     let (start, end) = range.window();
     let tables = all_tables(conn)?;
@@ -587,60 +467,50 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
     };
     let clock_of = |pool: i64| tables.iter().find(|t| t.pool_id == Some(pool)).map_or(Clock::UTC_MIDNIGHT, |t| t.clock);
     let table_name = |id: i64| tables.iter().find(|t| t.id == id).map(|t| t.name.clone()).unwrap_or_default();
+    let (from, to) = (text_day(range.from), text_day(range.to));
 
     let mut pool_rows = Vec::new();
     let mut series = Vec::new();
     let mut hits_out = Vec::new();
     let mut totals = PoolCell::default();
     for (pool_id, pool_name) in &selected {
+        let pool = PoolId(*pool_id);
         let clock = clock_of(*pool_id);
-        let mut cell = PoolCell {
-            opening: ledger_entries::table
-                .filter(ledger_entries::pool_id.eq(pool_id))
-                .filter(ledger_entries::created_at.lt(start))
-                .select(sum_cents())
-                .get_result(conn)?,
-            ..Default::default()
-        };
-        let window = rows(
-            ledger_entries::table
-                .filter(ledger_entries::pool_id.eq(pool_id))
-                .filter(ledger_entries::created_at.ge(start))
-                .filter(ledger_entries::created_at.lt(end))
-                .order(ledger_entries::id.asc())
-                .select(row_columns())
-                .load(conn)?,
-        );
-        let mut kinds: HashMap<i64, String> =
-            window.iter().filter(|r| r.kind != kind::REVERSAL).map(|r| (r.id, r.kind.clone())).collect();
-        let reversed: Vec<i64> = window.iter().filter_map(|r| r.reverses_id).collect();
-        fetch_kinds(conn, &reversed, &mut kinds)?;
+        // Each day's change, and the balance before the range.
+        let mut days: BTreeMap<NaiveDate, PoolCell> = BTreeMap::new();
+        let mut cell = PoolCell::default();
+        for d in rollups::pool_days(conn, Some(pool))? {
+            let change = PoolCell {
+                seeds: d.seeds.cents(),
+                locked: d.locked.cents(),
+                returned: d.returned.cents(),
+                other: d.other.cents(),
+                paid_out: d.paid_out.cents(),
+                ..Default::default()
+            };
+            if d.gaming_day < from {
+                cell.opening += change.closing();
+            } else if d.gaming_day <= to {
+                days.entry(stored_day(&d.gaming_day)?).or_default().add(&change);
+            }
+        }
+        cell.opening += rollups::pool_in(conn, pool, &from)?.cents();
+        for (day, amount) in rollups::pool_in_days(conn, pool, &from, &to)? {
+            days.entry(stored_day(&day)?).or_default().contributions += amount.cents();
+        }
+        // The balance at the end of each day with a change.
         let mut points = Vec::new();
-        for row in &window {
-            let day = clock.day(row.created_at);
-            if day < range.from {
-                cell.opening += row.amount;
-                continue;
-            }
-            if day > range.to {
-                continue;
-            }
-            match effective_kind(row, &kinds) {
-                Some(kind::POOL_SEED) => cell.seeds += row.amount,
-                Some(kind::JACKPOT_CONTRIBUTION) => cell.contributions += row.amount,
-                Some(kind::JACKPOT_LOCK) => cell.locked -= row.amount,
-                Some(kind::JACKPOT_RETURN) => cell.returned += row.amount,
-                _ => cell.other += row.amount,
-            }
-            points.push((row.created_at, cell.closing()));
+        for (day, change) in &days {
+            cell.add(&PoolCell { opening: 0, ..*change });
+            points.push((clock.day_start(*day + Duration::days(1)), cell.closing()));
         }
 
-        // Hits of this pool, and every ledger row naming them (locks,
-        // payouts, returns and their reversals, whenever written).
+        // The pool's hits locked in the range, with what each has paid.
         let hits: Vec<HitTuple> = jackpot_hits::table
             .inner_join(hands::table.on(hands::id.eq(jackpot_hits::hand_id)))
             .filter(jackpot_hits::pool_id.eq(pool_id))
             .filter(jackpot_hits::created_at.ge(start))
+            .filter(jackpot_hits::created_at.lt(end))
             .order(jackpot_hits::id.asc())
             .select((
                 jackpot_hits::id,
@@ -653,55 +523,16 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
                 jackpot_hits::amount_cents,
             ))
             .load(conn)?;
-        let hit_ids: Vec<i64> = hits.iter().map(|h| h.0).collect();
-        let mut hit_rows = Vec::new();
-        let status_of_hit = super::jackpots::statuses(conn, &hit_ids)?;
-        for chunk in hit_ids.chunks(500) {
-            hit_rows.extend(rows(
-                ledger_entries::table
-                    .filter(ledger_entries::jackpot_hit_id.eq_any(chunk))
-                    .order(ledger_entries::id.asc())
-                    .select(row_columns())
-                    .load(conn)?,
-            ));
-        }
-        // Payouts written in the range, of hits locked any time.
-        let payouts = rows(
-            ledger_entries::table
-                .inner_join(jackpot_hits::table.on(ledger_entries::jackpot_hit_id.eq(jackpot_hits::id.nullable())))
-                .filter(jackpot_hits::pool_id.eq(pool_id))
-                .filter(ledger_entries::seating_id.is_not_null())
-                .filter(ledger_entries::created_at.ge(start))
-                .filter(ledger_entries::created_at.lt(end))
-                .select(row_columns())
-                .load(conn)?,
-        );
-        let reversed: Vec<i64> = hit_rows.iter().chain(&payouts).filter_map(|r| r.reverses_id).collect();
-        for r in hit_rows.iter().chain(&payouts).filter(|r| r.kind != kind::REVERSAL) {
-            kinds.insert(r.id, r.kind.clone());
-        }
-        fetch_kinds(conn, &reversed, &mut kinds)?;
-        for row in &payouts {
-            if effective_kind(row, &kinds) == Some(kind::JACKPOT_PAYOUT) && range.contains(clock.day(row.created_at)) {
-                cell.paid_out += row.amount;
-            }
-        }
+        let hits: Vec<HitTuple> = hits.into_iter().filter(|h| range.contains(clock.day(h.1))).collect();
+        let typed: Vec<HitId> = hits.iter().map(|h| HitId(h.0)).collect();
+        let status_of_hit: HashMap<i64, &'static str> =
+            super::jackpots::statuses(conn, &typed)?.into_iter().map(|(k, v)| (k.get(), v.name())).collect();
+        let paid = super::jackpots::paid_out(conn, &typed)?;
         for (hit_id, created_at, table_id, hand, hit_kind, loser_seat, winner_seat, amount) in hits {
-            let day = clock.day(created_at);
-            if !range.contains(day) {
-                continue;
-            }
-            let paid: i64 = hit_rows
-                .iter()
-                .filter(|r| r.jackpot_hit_id == Some(hit_id) && r.seating_id.is_some())
-                .filter(|r| effective_kind(r, &kinds) == Some(kind::JACKPOT_PAYOUT))
-                .map(|r| r.amount)
-                .sum();
-            let status = status_of_hit[&hit_id];
             hits_out.push(HitRow {
                 hit_id,
                 created_at: created_at.and_utc(),
-                gaming_day: day,
+                gaming_day: clock.day(created_at),
                 pool_id: *pool_id,
                 pool: pool_name.clone(),
                 table_id,
@@ -711,8 +542,8 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
                 loser_seat,
                 winner_seat,
                 amount: from_cents(amount),
-                paid: from_cents(paid),
-                status,
+                paid: from_cents(paid.get(&HitId(hit_id)).map_or(0, |m| m.cents())),
+                status: status_of_hit[&hit_id],
             });
         }
         totals.add(&cell);
@@ -826,79 +657,91 @@ impl SessionCell {
 }
 
 /// Every seating whose `seated_at` falls on a gaming day of the range (the
-/// table's clock), with all its rows (also those written after the range).
+/// table's clock), with its totals as of now (also rows written after the
+/// range): one query, the seatings' totals kept with the ledger.
 pub fn session_report(conn: &mut DbConnection, range: &Range) -> Result<SessionReport, AppError> {
     let (start, end) = range.window();
     let tables = selected_tables(conn, range)?;
+    let cashed_out = ledger_entries::table
+        .filter(ledger_entries::seating_id.eq(seatings::id.nullable()))
+        .filter(ledger_entries::kind.eq(EntryKind::CashOut));
+    let latest = diesel::alias!(ledger_entries as latest);
+    let stack = latest
+        .filter(latest.field(ledger_entries::seating_id).eq(seatings::id.nullable()))
+        .order(latest.field(ledger_entries::id).desc())
+        .select(latest.field(ledger_entries::balance_after_cents))
+        .limit(1)
+        .single_value();
+    let mut q = seatings::table
+        .left_join(seating_totals::table.on(seating_totals::seating_id.eq(seatings::id)))
+        .filter(seatings::seated_at.ge(start))
+        .filter(seatings::seated_at.lt(end))
+        .into_boxed();
+    if let Some(t) = range.table {
+        q = q.filter(seatings::table_id.eq(TableId(t)));
+    }
+    type SessionTuple = (
+        (SeatingId, TableId, SeatNo, String, NaiveDateTime),
+        Option<(Money, Money, Money, Money, Money)>,
+        Option<Money>,
+        bool,
+    );
+    let found: Vec<SessionTuple> = q
+        .order(seatings::id.asc())
+        .select((
+            (seatings::id, seatings::table_id, seatings::seat, seatings::player, seatings::seated_at),
+            (
+                seating_totals::buy_in_cents,
+                seating_totals::add_ons_cents,
+                seating_totals::cash_out_cents,
+                seating_totals::rake_cents,
+                seating_totals::payouts_cents,
+            )
+                .nullable(),
+            stack,
+            diesel::dsl::exists(cashed_out),
+        ))
+        .load(conn)?;
     let mut sessions = Vec::new();
     let mut totals = SessionCell::default();
-    for t in &tables {
-        let seated: Vec<(i64, i32, String, NaiveDateTime)> = seatings::table
-            .filter(seatings::table_id.eq(t.id))
-            .filter(seatings::seated_at.ge(start))
-            .filter(seatings::seated_at.lt(end))
-            .order(seatings::id.asc())
-            .select((seatings::id, seatings::seat, seatings::player, seatings::seated_at))
-            .load(conn)?;
-        let seated: Vec<_> = seated.into_iter().filter(|s| range.contains(t.clock.day(s.3))).collect();
-        let ids: Vec<i64> = seated.iter().map(|s| s.0).collect();
-        let mut all = Vec::new();
-        for chunk in ids.chunks(500) {
-            all.extend(rows(
-                ledger_entries::table
-                    .filter(ledger_entries::seating_id.eq_any(chunk))
-                    .order(ledger_entries::id.asc())
-                    .select(row_columns())
-                    .load(conn)?,
-            ));
+    for ((seating_id, table_id, seat, player, seated_at), sums, stack, cashed_out) in found {
+        let Some(t) = tables.iter().find(|t| t.id == table_id.get()) else { continue };
+        if !range.contains(t.clock.day(seated_at)) {
+            continue;
         }
-        let mut kinds: HashMap<i64, String> =
-            all.iter().filter(|r| r.kind != kind::REVERSAL).map(|r| (r.id, r.kind.clone())).collect();
-        let reversed: Vec<i64> = all.iter().filter_map(|r| r.reverses_id).collect();
-        fetch_kinds(conn, &reversed, &mut kinds)?;
-        let mut cells: HashMap<i64, SessionCell> = HashMap::new();
-        for row in &all {
-            let Some(seating) = row.seating_id else { continue };
-            let cell = cells.entry(seating).or_default();
-            cell.stack += row.amount;
-            match effective_kind(row, &kinds) {
-                Some(kind::BUY_IN) => cell.buy_in += row.amount,
-                Some(kind::ADD_ON) => cell.add_ons += row.amount,
-                Some(kind::CASH_OUT) => {
-                    cell.cash_out -= row.amount;
-                    cell.cashed_out |= row.kind == kind::CASH_OUT;
-                }
-                Some(kind::RAKE) => cell.rake -= row.amount,
-                Some(kind::JACKPOT_PAYOUT) => cell.jackpot_payouts += row.amount,
-                _ => {}
-            }
-        }
-        for (seating_id, seat, player, seated_at) in seated {
-            let c = cells.get(&seating_id).copied().unwrap_or_default();
-            totals.buy_in += c.buy_in;
-            totals.add_ons += c.add_ons;
-            totals.cash_out += c.cash_out;
-            totals.rake += c.rake;
-            totals.jackpot_payouts += c.jackpot_payouts;
-            totals.stack += c.stack;
-            sessions.push(SessionRow {
-                seating_id,
-                table_id: t.id,
-                table: t.name.clone(),
-                seat,
-                player,
-                seated_at: seated_at.and_utc(),
-                gaming_day: t.clock.day(seated_at),
-                status: if c.cashed_out { "cashed out" } else { "seated" },
-                buy_in: from_cents(c.buy_in),
-                add_ons: from_cents(c.add_ons),
-                cash_out: from_cents(c.cash_out),
-                rake: from_cents(c.rake),
-                jackpot_payouts: from_cents(c.jackpot_payouts),
-                stack: from_cents(c.stack),
-                net: from_cents(c.net()),
-            });
-        }
+        let (buy_in, add_ons, cash_out, rake, payouts) = sums.unwrap_or_default();
+        let c = SessionCell {
+            buy_in: buy_in.cents(),
+            add_ons: add_ons.cents(),
+            cash_out: cash_out.cents(),
+            rake: rake.cents(),
+            jackpot_payouts: payouts.cents(),
+            stack: stack.unwrap_or_default().cents(),
+            cashed_out,
+        };
+        totals.buy_in += c.buy_in;
+        totals.add_ons += c.add_ons;
+        totals.cash_out += c.cash_out;
+        totals.rake += c.rake;
+        totals.jackpot_payouts += c.jackpot_payouts;
+        totals.stack += c.stack;
+        sessions.push(SessionRow {
+            seating_id: seating_id.get(),
+            table_id: t.id,
+            table: t.name.clone(),
+            seat: seat.get(),
+            player,
+            seated_at: seated_at.and_utc(),
+            gaming_day: t.clock.day(seated_at),
+            status: if c.cashed_out { "cashed out" } else { "seated" },
+            buy_in: from_cents(c.buy_in),
+            add_ons: from_cents(c.add_ons),
+            cash_out: from_cents(c.cash_out),
+            rake: from_cents(c.rake),
+            jackpot_payouts: from_cents(c.jackpot_payouts),
+            stack: from_cents(c.stack),
+            net: from_cents(c.net()),
+        });
     }
     sessions.sort_by_key(|s| (s.seated_at, s.seating_id));
     Ok(SessionReport {

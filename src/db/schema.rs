@@ -1,193 +1,16 @@
-// The tables of migrations/{sqlite,postgres}; kept in step with both.
-
-diesel::table! {
-    pools (id) {
-        id -> BigInt,
-        name -> Text,
-        seed_cents -> BigInt,
-        created_at -> Timestamp,
-        loser_share_pct -> Integer,
-        winner_share_pct -> Integer,
-        others_share_pct -> Integer,
-    }
-}
-
-diesel::table! {
-    casino_tables (id) {
-        id -> BigInt,
-        name -> Text,
-        pool_id -> Nullable<BigInt>,
-        seat_count -> Integer,
-        time_zone -> Text,
-        gaming_day_cutoff -> Text,
-        created_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    ruleset_versions (id) {
-        id -> BigInt,
-        table_id -> BigInt,
-        version -> Integer,
-        preset -> Text,
-        unit_cents -> BigInt,
-        rake_cents -> BigInt,
-        jackpot_cents -> BigInt,
-        created_at -> Timestamp,
-        created_by -> Nullable<BigInt>,
-        options -> Text,
-    }
-}
-
-diesel::table! {
-    seatings (id) {
-        id -> BigInt,
-        table_id -> BigInt,
-        seat -> Integer,
-        player -> Text,
-        seated_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    hands (id) {
-        id -> BigInt,
-        table_id -> BigInt,
-        number -> Integer,
-        dealer_seat -> Integer,
-        ruleset_version_id -> BigInt,
-        started_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    hand_seats (hand_id, seat) {
-        hand_id -> BigInt,
-        seat -> Integer,
-        seating_id -> BigInt,
-        stack_start_cents -> BigInt,
-        in_fantasyland -> Bool,
-        exposure_start_cents -> Nullable<BigInt>,
-        fantasyland_cards -> Nullable<Integer>,
-    }
-}
-
-diesel::table! {
-    showdowns (id) {
-        id -> BigInt,
-        hand_id -> BigInt,
-        idempotency_key -> Nullable<Text>,
-        request_hash -> Text,
-        engine_input -> Text,
-        result -> Text,
-        committed_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    jackpot_hits (id) {
-        id -> BigInt,
-        pool_id -> BigInt,
-        hand_id -> BigInt,
-        kind -> Text,
-        loser_seat -> Integer,
-        winner_seat -> Integer,
-        amount_cents -> BigInt,
-        created_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    hand_voids (id) {
-        id -> BigInt,
-        hand_id -> BigInt,
-        reason -> Text,
-        note -> Text,
-        created_at -> Timestamp,
-        voided_by -> Nullable<BigInt>,
-    }
-}
-
-diesel::table! {
-    ledger_entries (id) {
-        id -> BigInt,
-        table_id -> Nullable<BigInt>,
-        hand_id -> Nullable<BigInt>,
-        seating_id -> Nullable<BigInt>,
-        pool_id -> Nullable<BigInt>,
-        jackpot_hit_id -> Nullable<BigInt>,
-        kind -> Text,
-        amount_cents -> BigInt,
-        reverses_id -> Nullable<BigInt>,
-        reason -> Nullable<Text>,
-        created_at -> Timestamp,
-        balance_after_cents -> Nullable<BigInt>,
-    }
-}
-
-diesel::table! {
-    hand_scans (id) {
-        id -> BigInt,
-        hand_id -> BigInt,
-        seat -> Integer,
-        row_name -> Text,
-        card -> Text,
-        scanned_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    users (id) {
-        id -> BigInt,
-        username -> Text,
-        display_name -> Text,
-        roles -> Text,
-        password_hash -> Text,
-        active -> Bool,
-        session_epoch -> Integer,
-        created_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    dealer_tables (user_id, table_id) {
-        user_id -> BigInt,
-        table_id -> BigInt,
-    }
-}
+// @generated automatically by Diesel CLI.
 
 diesel::table! {
     api_tokens (id) {
-        id -> BigInt,
-        user_id -> BigInt,
+        id -> Int8,
+        user_id -> Int8,
         token_hash -> Text,
         label -> Text,
         created_at -> Timestamp,
         revoked_at -> Nullable<Timestamp>,
-    }
-}
-
-diesel::table! {
-    audit_events (id) {
-        id -> BigInt,
-        created_at -> Timestamp,
-        user_id -> Nullable<BigInt>,
-        username -> Text,
-        action -> Text,
-        target -> Text,
-        detail -> Text,
-        ip -> Text,
-    }
-}
-
-diesel::table! {
-    jackpot_signoffs (id) {
-        id -> BigInt,
-        hit_id -> BigInt,
-        action -> Text,
-        user_id -> BigInt,
-        reason -> Text,
-        created_at -> Timestamp,
+        roles -> Nullable<Text>,
+        tables -> Nullable<Text>,
+        expires_at -> Nullable<Timestamp>,
     }
 }
 
@@ -198,36 +21,285 @@ diesel::table! {
     }
 }
 
-diesel::joinable!(casino_tables -> pools (pool_id));
-diesel::joinable!(ruleset_versions -> casino_tables (table_id));
-diesel::joinable!(seatings -> casino_tables (table_id));
-diesel::joinable!(hands -> casino_tables (table_id));
-diesel::joinable!(hand_seats -> hands (hand_id));
-diesel::joinable!(showdowns -> hands (hand_id));
-diesel::joinable!(dealer_tables -> users (user_id));
+diesel::table! {
+    audit_events (id) {
+        id -> Int8,
+        created_at -> Timestamp,
+        user_id -> Nullable<Int8>,
+        username -> Text,
+        action -> Text,
+        target -> Text,
+        detail -> Text,
+        ip -> Text,
+    }
+}
+
+diesel::table! {
+    casino_tables (id) {
+        id -> Int8,
+        name -> Text,
+        pool_id -> Nullable<Int8>,
+        seat_count -> Int4,
+        time_zone -> Text,
+        gaming_day_cutoff -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    dealer_tables (user_id, table_id) {
+        user_id -> Int8,
+        table_id -> Int8,
+    }
+}
+
+diesel::table! {
+    hand_scans (id) {
+        id -> Int8,
+        hand_id -> Int8,
+        seat -> Int4,
+        row_name -> Text,
+        card -> Text,
+        scanned_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    hand_seats (hand_id, seat) {
+        hand_id -> Int8,
+        seat -> Int4,
+        seating_id -> Int8,
+        stack_start_cents -> Int8,
+        in_fantasyland -> Bool,
+        exposure_start_cents -> Nullable<Int8>,
+        fantasyland_cards -> Nullable<Int4>,
+    }
+}
+
+diesel::table! {
+    hand_voids (id) {
+        id -> Int8,
+        hand_id -> Int8,
+        reason -> Text,
+        note -> Text,
+        created_at -> Timestamp,
+        voided_by -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    hands (id) {
+        id -> Int8,
+        table_id -> Int8,
+        number -> Int4,
+        dealer_seat -> Int4,
+        ruleset_version_id -> Int8,
+        started_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    jackpot_hits (id) {
+        id -> Int8,
+        pool_id -> Int8,
+        hand_id -> Int8,
+        kind -> Text,
+        loser_seat -> Int4,
+        winner_seat -> Int4,
+        amount_cents -> Int8,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    jackpot_signoffs (id) {
+        id -> Int8,
+        hit_id -> Int8,
+        action -> Text,
+        user_id -> Int8,
+        reason -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    ledger_entries (id) {
+        id -> Int8,
+        table_id -> Nullable<Int8>,
+        hand_id -> Nullable<Int8>,
+        seating_id -> Nullable<Int8>,
+        pool_id -> Nullable<Int8>,
+        jackpot_hit_id -> Nullable<Int8>,
+        kind -> Text,
+        amount_cents -> Int8,
+        reverses_id -> Nullable<Int8>,
+        reason -> Nullable<Text>,
+        created_at -> Timestamp,
+        balance_after_cents -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    pool_balances (pool_id, table_key) {
+        pool_id -> Int8,
+        table_key -> Int8,
+        balance_cents -> Int8,
+    }
+}
+
+diesel::table! {
+    pool_days (pool_id, gaming_day) {
+        pool_id -> Int8,
+        gaming_day -> Text,
+        seeds_cents -> Int8,
+        locked_cents -> Int8,
+        returned_cents -> Int8,
+        other_cents -> Int8,
+        paid_out_cents -> Int8,
+    }
+}
+
+diesel::table! {
+    pools (id) {
+        id -> Int8,
+        name -> Text,
+        seed_cents -> Int8,
+        created_at -> Timestamp,
+        loser_share_pct -> Int4,
+        winner_share_pct -> Int4,
+        others_share_pct -> Int4,
+    }
+}
+
+diesel::table! {
+    ruleset_versions (id) {
+        id -> Int8,
+        table_id -> Int8,
+        version -> Int4,
+        preset -> Text,
+        unit_cents -> Int8,
+        rake_cents -> Int8,
+        jackpot_cents -> Int8,
+        created_at -> Timestamp,
+        created_by -> Nullable<Int8>,
+        options -> Text,
+        pair_units -> Text,
+        rules_revision -> Int4,
+    }
+}
+
+diesel::table! {
+    seating_totals (seating_id) {
+        seating_id -> Int8,
+        buy_in_cents -> Int8,
+        add_ons_cents -> Int8,
+        cash_out_cents -> Int8,
+        rake_cents -> Int8,
+        payouts_cents -> Int8,
+    }
+}
+
+diesel::table! {
+    seatings (id) {
+        id -> Int8,
+        table_id -> Int8,
+        seat -> Int4,
+        player -> Text,
+        seated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    showdowns (id) {
+        id -> Int8,
+        hand_id -> Int8,
+        idempotency_key -> Nullable<Text>,
+        request_hash -> Nullable<Text>,
+        engine_input -> Nullable<Text>,
+        result -> Nullable<Text>,
+        committed_at -> Timestamp,
+        showdown_z -> Nullable<Bytea>,
+    }
+}
+
+diesel::table! {
+    table_days (table_id, gaming_day) {
+        table_id -> Int8,
+        gaming_day -> Text,
+        hands -> Int8,
+        rake_cents -> Int8,
+        house_cents -> Int8,
+        jackpot_cents -> Int8,
+        pool_id -> Nullable<Int8>,
+        pool_in_cents -> Int8,
+    }
+}
+
+diesel::table! {
+    users (id) {
+        id -> Int8,
+        username -> Text,
+        display_name -> Text,
+        roles -> Text,
+        password_hash -> Text,
+        active -> Bool,
+        session_epoch -> Int4,
+        created_at -> Timestamp,
+        password_set_by -> Nullable<Int8>,
+    }
+}
+
 diesel::joinable!(api_tokens -> users (user_id));
-diesel::joinable!(jackpot_signoffs -> users (user_id));
-diesel::joinable!(jackpot_signoffs -> jackpot_hits (hit_id));
-diesel::joinable!(jackpot_hits -> hands (hand_id));
+diesel::joinable!(audit_events -> users (user_id));
+diesel::joinable!(casino_tables -> pools (pool_id));
+diesel::joinable!(dealer_tables -> casino_tables (table_id));
+diesel::joinable!(dealer_tables -> users (user_id));
+diesel::joinable!(hand_scans -> hands (hand_id));
+diesel::joinable!(hand_seats -> hands (hand_id));
+diesel::joinable!(hand_seats -> seatings (seating_id));
+diesel::joinable!(hand_voids -> hands (hand_id));
 diesel::joinable!(hand_voids -> users (voided_by));
+diesel::joinable!(hands -> casino_tables (table_id));
+diesel::joinable!(hands -> ruleset_versions (ruleset_version_id));
+diesel::joinable!(jackpot_hits -> hands (hand_id));
+diesel::joinable!(jackpot_hits -> pools (pool_id));
+diesel::joinable!(jackpot_signoffs -> jackpot_hits (hit_id));
+diesel::joinable!(jackpot_signoffs -> users (user_id));
+diesel::joinable!(ledger_entries -> casino_tables (table_id));
+diesel::joinable!(ledger_entries -> hands (hand_id));
+diesel::joinable!(ledger_entries -> jackpot_hits (jackpot_hit_id));
+diesel::joinable!(ledger_entries -> pools (pool_id));
+diesel::joinable!(ledger_entries -> seatings (seating_id));
+diesel::joinable!(pool_balances -> pools (pool_id));
+diesel::joinable!(pool_days -> pools (pool_id));
+diesel::joinable!(ruleset_versions -> casino_tables (table_id));
 diesel::joinable!(ruleset_versions -> users (created_by));
+diesel::joinable!(seating_totals -> seatings (seating_id));
+diesel::joinable!(seatings -> casino_tables (table_id));
+diesel::joinable!(showdowns -> hands (hand_id));
+diesel::joinable!(table_days -> casino_tables (table_id));
+diesel::joinable!(table_days -> pools (pool_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
-    pools,
-    casino_tables,
-    ruleset_versions,
-    seatings,
-    hands,
-    hand_seats,
-    showdowns,
-    jackpot_hits,
-    hand_voids,
-    ledger_entries,
-    hand_scans,
-    users,
-    dealer_tables,
     api_tokens,
-    audit_events,
-    jackpot_signoffs,
     app_secrets,
+    audit_events,
+    casino_tables,
+    dealer_tables,
+    hand_scans,
+    hand_seats,
+    hand_voids,
+    hands,
+    jackpot_hits,
+    jackpot_signoffs,
+    ledger_entries,
+    pool_balances,
+    pool_days,
+    pools,
+    ruleset_versions,
+    seating_totals,
+    seatings,
+    showdowns,
+    table_days,
+    users,
 );

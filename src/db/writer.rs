@@ -15,12 +15,13 @@ use diesel::sqlite::SqliteConnection;
 use diesel::Connection;
 
 use super::DbConnection;
-use crate::error::AppError;
+use crate::domain::AppError;
 
 /// Sends a request's answer once its batch is committed (or not).
 type Deliver = Box<dyn FnOnce(Result<(), AppError>) + Send>;
-/// Runs a request inside the open transaction.
-type Job = Box<dyn FnOnce(&mut DbConnection) -> Deliver + Send>;
+/// Runs a request inside the open transaction (`alone`: the only request in
+/// it, so it needs no savepoint of its own); says whether it succeeded.
+type Job = Box<dyn FnOnce(&mut DbConnection, bool) -> (bool, Deliver) + Send>;
 
 /// Most requests in one transaction.
 const MAX_BATCH: usize = 64;
@@ -36,13 +37,14 @@ impl GroupWriter {
     /// Opens the write connection on `path` and starts the writer thread.
     pub fn start(path: &str) -> Result<GroupWriter, AppError> {
         let mut conn = SqliteConnection::establish(path)
-            .map_err(|e| AppError::Unavailable(format!("cannot open the database: {e}")))?;
+            .map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))?;
         conn.batch_execute(SQLITE_PRAGMAS)?;
         let mut conn = DbConnection::Sqlite(conn);
         let (sender, receiver) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("sqlite-writer".to_string())
             .spawn(move || {
+                let metrics = &crate::metrics::METRICS;
                 while let Ok(first) = receiver.recv() {
                     let mut batch = vec![first];
                     while batch.len() < MAX_BATCH {
@@ -51,10 +53,14 @@ impl GroupWriter {
                             Err(_) => break,
                         }
                     }
+                    metrics.writer_queue_depth.sub(batch.len() as i64);
+                    metrics.writer_batch_size.observe(batch.len() as f64);
+                    let started = std::time::Instant::now();
                     run_batch(&mut conn, batch);
+                    metrics.writer_batch_duration.observe(started.elapsed().as_secs_f64());
                 }
             })
-            .map_err(|e| AppError::Internal(format!("cannot start the writer thread: {e}")))?;
+            .map_err(|e| AppError::internal(format!("cannot start the writer thread: {e}")))?;
         Ok(GroupWriter { jobs: Mutex::new(sender) })
     }
 
@@ -64,32 +70,44 @@ impl GroupWriter {
         f: impl FnOnce(&mut DbConnection) -> Result<T, AppError> + Send + 'static,
     ) -> Result<T, AppError> {
         let (answer, wait) = mpsc::channel::<Result<T, AppError>>();
-        let job: Job = Box::new(move |conn: &mut DbConnection| {
-            let outcome = conn.batch_execute("SAVEPOINT request").map_err(AppError::from).and_then(|()| {
-                match catch_unwind(AssertUnwindSafe(|| f(conn))) {
-                    Ok(result) => result,
-                    Err(_) => Err(AppError::Internal("a write request panicked".to_string())),
+        // The request's log lines name it on the writer thread too.
+        let context = crate::logging::current();
+        let job: Job = Box::new(move |conn: &mut DbConnection, alone: bool| {
+            let run = |conn: &mut DbConnection| match catch_unwind(AssertUnwindSafe(|| {
+                crate::logging::in_context(context, || f(conn))
+            })) {
+                Ok(result) => result,
+                Err(_) => Err(AppError::internal("a write request panicked")),
+            };
+            let outcome = if alone {
+                // The transaction is this request's own: a failure rolls it
+                // all back (`run_batch`).
+                run(conn)
+            } else {
+                let outcome = conn.batch_execute("SAVEPOINT request").map_err(AppError::from).and_then(|()| run(conn));
+                let closed = match outcome {
+                    Ok(_) => conn.batch_execute("RELEASE request"),
+                    Err(_) => conn.batch_execute("ROLLBACK TO request; RELEASE request"),
+                };
+                match closed {
+                    Ok(()) => outcome,
+                    Err(e) => Err(AppError::from(e)),
                 }
-            });
-            let closed = match outcome {
-                Ok(_) => conn.batch_execute("RELEASE request"),
-                Err(_) => conn.batch_execute("ROLLBACK TO request; RELEASE request"),
             };
-            let outcome = match closed {
-                Ok(()) => outcome,
-                Err(e) => Err(AppError::from(e)),
-            };
-            Box::new(move |committed: Result<(), AppError>| {
-                let _ = answer.send(committed.and(outcome));
-            })
+            let ok = outcome.is_ok();
+            (
+                ok,
+                Box::new(move |committed: Result<(), AppError>| {
+                    let _ = answer.send(committed.and(outcome));
+                }) as Deliver,
+            )
         });
-        self.jobs
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .send(job)
-            .map_err(|_| AppError::Unavailable("the database writer has stopped".to_string()))?;
-        wait.recv()
-            .map_err(|_| AppError::Unavailable("the database could not take the write; try again".to_string()))?
+        crate::metrics::METRICS.writer_queue_depth.inc();
+        self.jobs.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).send(job).map_err(|_| {
+            crate::metrics::METRICS.writer_queue_depth.dec();
+            AppError::unavailable("the database writer has stopped")
+        })?;
+        wait.recv().map_err(|_| AppError::unavailable("the database could not take the write; try again"))?
     }
 }
 
@@ -101,15 +119,26 @@ fn run_batch(conn: &mut DbConnection, batch: Vec<Job>) {
         drop(batch);
         return;
     }
-    let delivers: Vec<Deliver> = batch.into_iter().map(|job| job(conn)).collect();
+    let alone = batch.len() == 1;
+    let ran: Vec<(bool, Deliver)> = batch.into_iter().map(|job| job(conn, alone)).collect();
+    if alone && !ran[0].0 {
+        // The one request failed: none of it is kept; it answers its error.
+        let rolled_back =
+            conn.batch_execute("ROLLBACK").map_err(|e| AppError::unavailable(format!("the rollback failed: {e}")));
+        for (_, deliver) in ran {
+            deliver(rolled_back.clone());
+        }
+        return;
+    }
+    let delivers = ran.into_iter().map(|(_, deliver)| deliver);
     let committed = conn.batch_execute("COMMIT").map_err(|e| {
         let _ = conn.batch_execute("ROLLBACK");
-        AppError::Unavailable(format!("the commit failed: {e}"))
+        AppError::unavailable(format!("the commit failed: {e}"))
     });
     for deliver in delivers {
         deliver(match &committed {
             Ok(()) => Ok(()),
-            Err(e) => Err(AppError::Unavailable(e.to_string())),
+            Err(e) => Err(AppError::unavailable(e.to_string())),
         });
     }
 }

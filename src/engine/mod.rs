@@ -4,7 +4,11 @@
 pub mod card;
 pub mod eval;
 pub mod jackpot;
+pub mod money;
 pub mod options;
+#[cfg(test)]
+mod options_examples;
+pub mod rows;
 pub mod ruleset;
 pub mod scoring;
 pub mod setter;
@@ -15,7 +19,7 @@ pub mod words;
 
 pub use card::{parse_cards, Card, CardError, CardSet, Suit};
 pub use eval::{eval3, eval5, Category, Strength3, Strength5};
-pub use ruleset::{preset, Row, Ruleset, PRESETS};
+pub use ruleset::{current_revision, preset, preset_at, Row, Ruleset, PRESETS};
 pub use scoring::{score, ScoreResult};
 pub use settlement::{Pass, Transaction};
 pub use showdown::{Showdown, ShowdownError, ShowdownInput};

@@ -1,15 +1,18 @@
-//! Open-face table options (issue 8): fantasyland entry and progressive
-//! fantasyland, double deck, shooting the moon, tournament rules (penalties
-//! and bust-out settlement) and the final table of five. Options are data on
-//! a table's ruleset version; the engine takes them as the showdown's
-//! optional `options` object. Everything here is pure and table-driven.
+//! Table options: every "some play" rule of the seeds, as data on a table's
+//! ruleset version (issue 14), and the open-face table play of issue 8
+//! (fantasyland entry and progressive fantasyland, double deck, shooting
+//! the moon, tournament rules, the final table of five). The engine takes
+//! them as the showdown's optional `options` object; which options a preset
+//! may have is data on the preset (`Ruleset::options`). Everything here is
+//! pure and table-driven.
 
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::card::{KING, QUEEN};
+use super::card::{ACE, KING, QUEEN};
 use super::eval::{Category, Strength3};
-use super::ruleset::Ruleset;
+use super::ruleset::{NormalScoring, OptionKind, RowPoints, RoyaltyTable, Ruleset, Surrender, PRESETS};
+use super::special::SpecialKind;
 
 /// The lowest front pair that enters fantasyland.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -17,6 +20,9 @@ pub enum FantasylandEntry {
     #[default]
     QQ,
     KK,
+    /// Seed 003 (machine-reworded): "Some gamers counsel AA+ at the least
+    /// requirement" (pineapple, double deck).
+    AA,
 }
 
 impl FantasylandEntry {
@@ -24,6 +30,7 @@ impl FantasylandEntry {
         match self {
             FantasylandEntry::QQ => QUEEN,
             FantasylandEntry::KK => KING,
+            FantasylandEntry::AA => ACE,
         }
     }
 
@@ -31,11 +38,12 @@ impl FantasylandEntry {
         match self {
             FantasylandEntry::QQ => "QQ",
             FantasylandEntry::KK => "KK",
+            FantasylandEntry::AA => "AA",
         }
     }
 }
 
-/// The options of an open-face table. The default is the plain preset.
+/// The options of a table. The default is the plain preset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TableOptions {
     pub fantasyland_entry: FantasylandEntry,
@@ -49,11 +57,44 @@ pub struct TableOptions {
     pub tournament: bool,
     /// Five seats; the button seat does not play.
     pub final_table: bool,
+    /// The open-face royalty table (seed 001's, or RULES §5.4's).
+    pub royalty_table: RoyaltyTable,
+    /// Seed 004: a seat winning all three rows against another is paid an
+    /// extra 1 (or 3).
+    pub sweep_bonus: Option<i64>,
+    /// Seed 004: the net winner of a pair wins one more unit.
+    pub overall_point: bool,
+    /// Seed 004: four of a kind or a straight flush won in the middle is
+    /// worth one more.
+    pub higher_middle_payment: bool,
+    /// Seed 004: a seat may surrender and pays as though it lost two rows of
+    /// three (1, or 2 with the overall point); with a banker, only to and
+    /// from the banker.
+    pub surrender: bool,
+    /// Seed 004 (`pool`): a seat winning all three rows also collects 3
+    /// from each other seat.
+    pub pool_sweep: bool,
+    /// Seed 004: a hand with no picture card is a special worth this many
+    /// units (the house's number; the seed gives none).
+    pub no_pictures: Option<i64>,
+    /// Seed 004 (`vietnamese`): a sweep is paid double, a sweep of every
+    /// opponent triple.
+    pub sweep_double_triple: bool,
+    /// Seed 004 (`singapore`): the dragon wins 26 instead of 13.
+    pub dragon_26: bool,
+    /// Seed 004 (`singapore`): small cards are 2 to 10 instead of 2 to 9.
+    pub small_cards_to_ten: bool,
+    /// Seed 004 (`singapore`): a seat winning all three rows against every
+    /// opponent is paid double.
+    pub sweep_all_double: bool,
+    /// Seed 004 (`singapore`): a dealer made to deal because it held the
+    /// ace of spades is paid 1 by each opponent (showdown field
+    /// `ace_of_spades_dealer`).
+    pub ace_of_spades_deals: bool,
+    /// `single-winner`: what the one winner collects from each other seat
+    /// (the house's number; the seed gives none).
+    pub winner_units: Option<i64>,
 }
-
-/// Every option by name, in the order they are listed.
-pub const OPTION_NAMES: [&str; 6] =
-    ["fantasyland_entry", "progressive_fantasyland", "double_deck", "shoot_the_moon", "tournament", "final_table"];
 
 /// Units a seat collects from every other seat when it shoots the moon.
 pub const MOON_UNITS: i64 = 20;
@@ -61,6 +102,14 @@ pub const MOON_UNITS: i64 = 20;
 pub const PLACED: usize = 13;
 /// Cards a pineapple seat sees outside fantasyland: 5, then 4 rounds of 3.
 pub const PINEAPPLE_CARDS: usize = 17;
+/// Seed 004: "paid an extra 1 unit (or sometimes 3 units) for a sweep".
+pub const SWEEP_BONUSES: [i64; 2] = [1, 3];
+/// Seed 004: "each of the other players has to pay them an additional 3 units".
+pub const POOL_SWEEP_UNITS: i64 = 3;
+/// Seed 004: "is paid 1 unit compensation by each opponent".
+pub const ACE_OF_SPADES_UNITS: i64 = 1;
+/// The most units a house may set for a number the seed does not give.
+pub const MAX_HOUSE_UNITS: i64 = 1000;
 
 /// A penalty recorded by the floor against a seat (tournament rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,26 +156,81 @@ fn flag(map: &Map<String, Value>, name: &str) -> Result<bool, String> {
     }
 }
 
+/// A number of units the house sets (`no_pictures`, `winner_units`): absent,
+/// null or false is off; `true` is refused, since the seed gives no number.
+fn house_units(map: &Map<String, Value>, name: &str, what: &str, seed_words: &str) -> Result<Option<i64>, String> {
+    match map.get(name) {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => Ok(None),
+        Some(Value::Bool(true)) => Err(format!(
+            "option {name} needs {what}: the seed gives no number ({seed_words}), so the house must set it, \
+             like {{\"{name}\": 5}}"
+        )),
+        Some(Value::Number(n)) => match n.as_i64() {
+            Some(u) if (1..=MAX_HOUSE_UNITS).contains(&u) => Ok(Some(u)),
+            _ => Err(format!("option {name} must be a whole number of units from 1 to {MAX_HOUSE_UNITS}, not {n}")),
+        },
+        Some(other) => Err(format!("option {name} must be a whole number of units, not {other}")),
+    }
+}
+
+fn presets_taking(kind: OptionKind) -> Vec<&'static str> {
+    PRESETS.iter().filter(|r| r.takes(kind)).map(|r| r.name).collect()
+}
+
+fn option_list(rules: &Ruleset) -> String {
+    if rules.options.is_empty() {
+        "none".to_string()
+    } else {
+        rules.options.iter().map(|o| o.name()).collect::<Vec<_>>().join(", ")
+    }
+}
+
 impl TableOptions {
-    /// Reads and checks an `options` object for a preset. An unknown option,
-    /// a value of the wrong kind, or an option the preset cannot have is an
-    /// error naming it.
+    /// Reads and checks an `options` object (or null) for a preset at its
+    /// revision. An unknown option, a value of the wrong kind, an option the
+    /// preset cannot have, or a required option missing is an error naming
+    /// it. An option given as false or null is off and is accepted anywhere.
     pub fn from_json(value: &Value, rules: &Ruleset) -> Result<TableOptions, String> {
+        let empty = Map::new();
         let map = match value {
-            Value::Null => return Ok(TableOptions::default()),
+            Value::Null => &empty,
             Value::Object(map) => map,
             other => return Err(format!("options must be an object, not {other}")),
         };
         for key in map.keys() {
-            if !OPTION_NAMES.contains(&key.as_str()) {
-                return Err(format!("unknown option {key:?}; the options are: {}", OPTION_NAMES.join(", ")));
+            if OptionKind::from_name(key).is_none() {
+                let names: Vec<&str> = OptionKind::ALL.iter().map(|o| o.name()).collect();
+                return Err(format!("unknown option {key:?}; the options are: {}", names.join(", ")));
             }
         }
         let fantasyland_entry = match map.get("fantasyland_entry") {
             None | Some(Value::Null) => FantasylandEntry::QQ,
             Some(Value::String(s)) if s.eq_ignore_ascii_case("QQ") => FantasylandEntry::QQ,
             Some(Value::String(s)) if s.eq_ignore_ascii_case("KK") => FantasylandEntry::KK,
-            Some(other) => return Err(format!("option fantasyland_entry must be \"QQ\" or \"KK\", not {other}")),
+            Some(Value::String(s)) if s.eq_ignore_ascii_case("AA") => FantasylandEntry::AA,
+            Some(other) => {
+                return Err(format!("option fantasyland_entry must be \"QQ\", \"KK\" or \"AA\", not {other}"))
+            }
+        };
+        let royalty_table = match map.get("royalty_table") {
+            None | Some(Value::Null) => RoyaltyTable::Standard,
+            Some(Value::String(s)) if RoyaltyTable::from_name(s).is_some() => {
+                RoyaltyTable::from_name(s).unwrap_or_default()
+            }
+            Some(other) => {
+                return Err(format!(
+                "option royalty_table must be \"standard\" (RULES §5.4) or \"front-trips-20\" (seed 001), not {other}"
+            ))
+            }
+        };
+        let sweep_bonus = match map.get("sweep_bonus") {
+            None | Some(Value::Null) | Some(Value::Bool(false)) => None,
+            Some(Value::Number(n)) if n.as_i64().is_some_and(|u| SWEEP_BONUSES.contains(&u)) => n.as_i64(),
+            Some(other) => {
+                return Err(format!(
+                    "option sweep_bonus must be 1 or 3 (seed 004: \"an extra 1 unit (or sometimes 3 units) for a sweep\"), not {other}"
+                ))
+            }
         };
         let options = TableOptions {
             fantasyland_entry,
@@ -135,19 +239,67 @@ impl TableOptions {
             shoot_the_moon: flag(map, "shoot_the_moon")?,
             tournament: flag(map, "tournament")?,
             final_table: flag(map, "final_table")?,
+            royalty_table,
+            sweep_bonus,
+            overall_point: flag(map, "overall_point")?,
+            higher_middle_payment: flag(map, "higher_middle_payment")?,
+            surrender: flag(map, "surrender")?,
+            pool_sweep: flag(map, "pool_sweep")?,
+            no_pictures: house_units(
+                map,
+                "no_pictures",
+                "the units a hand with no picture card is worth",
+                "seed 004: \"I don't know how many units it is worth\"",
+            )?,
+            sweep_double_triple: flag(map, "sweep_double_triple")?,
+            dragon_26: flag(map, "dragon_26")?,
+            small_cards_to_ten: flag(map, "small_cards_to_ten")?,
+            sweep_all_double: flag(map, "sweep_all_double")?,
+            ace_of_spades_deals: flag(map, "ace_of_spades_deals")?,
+            winner_units: house_units(
+                map,
+                "winner_units",
+                "the units the one winner collects from each other seat",
+                "seed 004 says only \"there is just one winner of each deal\"",
+            )?,
         };
-        if rules.fantasyland.is_none() {
-            if let Some(name) = options.set_names().first() {
+        for kind in options.set_kinds() {
+            if !rules.takes(kind) {
+                let elsewhere = presets_taking(kind);
+                let where_ = if elsewhere.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (it is an option of {})", elsewhere.join(", "))
+                };
                 return Err(format!(
-                    "option {name} is for the open-face presets (ofc, ofc-pineapple); the preset is {}",
-                    rules.name
+                    "option {} is not played in {}{where_}; the options of {} are: {}",
+                    kind.name(),
+                    rules.name,
+                    rules.name,
+                    option_list(rules)
                 ));
             }
         }
-        if options.progressive_fantasyland && !rules.discards {
+        for kind in rules.required_options {
+            if !options.set_kinds().contains(kind) {
+                return Err(match kind {
+                    OptionKind::WinnerUnits => format!(
+                        "{} needs option winner_units, the units the one winner collects from each other seat: \
+                         the seed says only \"there is just one winner of each deal\", so the house must set it, \
+                         like {{\"winner_units\": 3}}",
+                        rules.name
+                    ),
+                    other => format!("{} needs option {}", rules.name, other.name()),
+                });
+            }
+        }
+        if options.fantasyland_entry == FantasylandEntry::AA
+            && !(rules.fantasyland_entry_aa && (rules.discards || options.double_deck))
+        {
             return Err(format!(
-                "option progressive_fantasyland is played in pineapple (ofc-pineapple); the preset is {}",
-                rules.name
+                "option fantasyland_entry \"AA\" is suggested for pineapple and double deck (seed 003); {} {} enters at \"QQ\" or \"KK\"",
+                rules.name,
+                if rules.fantasyland_entry_aa { "on one deck" } else { "at this revision" }
             ));
         }
         if options.final_table && options.max_players(rules) < 4 {
@@ -160,51 +312,158 @@ impl TableOptions {
         Ok(options)
     }
 
+    /// The options that differ from the default, in `OptionKind::ALL` order.
+    pub fn set_kinds(&self) -> Vec<OptionKind> {
+        let d = TableOptions::default();
+        OptionKind::ALL
+            .into_iter()
+            .filter(|kind| match kind {
+                OptionKind::FantasylandEntry => self.fantasyland_entry != d.fantasyland_entry,
+                OptionKind::ProgressiveFantasyland => self.progressive_fantasyland,
+                OptionKind::DoubleDeck => self.double_deck,
+                OptionKind::ShootTheMoon => self.shoot_the_moon,
+                OptionKind::Tournament => self.tournament,
+                OptionKind::FinalTable => self.final_table,
+                OptionKind::RoyaltyTable => self.royalty_table != d.royalty_table,
+                OptionKind::SweepBonus => self.sweep_bonus.is_some(),
+                OptionKind::OverallPoint => self.overall_point,
+                OptionKind::HigherMiddlePayment => self.higher_middle_payment,
+                OptionKind::Surrender => self.surrender,
+                OptionKind::PoolSweep => self.pool_sweep,
+                OptionKind::NoPictures => self.no_pictures.is_some(),
+                OptionKind::SweepDoubleTriple => self.sweep_double_triple,
+                OptionKind::Dragon26 => self.dragon_26,
+                OptionKind::SmallCardsToTen => self.small_cards_to_ten,
+                OptionKind::SweepAllDouble => self.sweep_all_double,
+                OptionKind::AceOfSpadesDeals => self.ace_of_spades_deals,
+                OptionKind::WinnerUnits => self.winner_units.is_some(),
+            })
+            .collect()
+    }
+
     /// The names of the options that differ from the default.
     pub fn set_names(&self) -> Vec<&'static str> {
-        let d = TableOptions::default();
-        let mut names = Vec::new();
-        if self.fantasyland_entry != d.fantasyland_entry {
-            names.push("fantasyland_entry");
-        }
-        for (name, on) in [
-            ("progressive_fantasyland", self.progressive_fantasyland),
-            ("double_deck", self.double_deck),
-            ("shoot_the_moon", self.shoot_the_moon),
-            ("tournament", self.tournament),
-            ("final_table", self.final_table),
-        ] {
-            if on {
-                names.push(name);
-            }
-        }
-        names
+        self.set_kinds().into_iter().map(|k| k.name()).collect()
     }
 
     pub fn is_default(&self) -> bool {
         *self == TableOptions::default()
     }
 
-    /// Every option with its value.
+    /// One option's value as JSON (a number option that is not set: null).
+    pub fn value_of(&self, kind: OptionKind) -> Value {
+        match kind {
+            OptionKind::FantasylandEntry => json!(self.fantasyland_entry.name()),
+            OptionKind::ProgressiveFantasyland => json!(self.progressive_fantasyland),
+            OptionKind::DoubleDeck => json!(self.double_deck),
+            OptionKind::ShootTheMoon => json!(self.shoot_the_moon),
+            OptionKind::Tournament => json!(self.tournament),
+            OptionKind::FinalTable => json!(self.final_table),
+            OptionKind::RoyaltyTable => json!(self.royalty_table.name()),
+            OptionKind::SweepBonus => json!(self.sweep_bonus),
+            OptionKind::OverallPoint => json!(self.overall_point),
+            OptionKind::HigherMiddlePayment => json!(self.higher_middle_payment),
+            OptionKind::Surrender => json!(self.surrender),
+            OptionKind::PoolSweep => json!(self.pool_sweep),
+            OptionKind::NoPictures => json!(self.no_pictures),
+            OptionKind::SweepDoubleTriple => json!(self.sweep_double_triple),
+            OptionKind::Dragon26 => json!(self.dragon_26),
+            OptionKind::SmallCardsToTen => json!(self.small_cards_to_ten),
+            OptionKind::SweepAllDouble => json!(self.sweep_all_double),
+            OptionKind::AceOfSpadesDeals => json!(self.ace_of_spades_deals),
+            OptionKind::WinnerUnits => json!(self.winner_units),
+        }
+    }
+
+    /// The open-face options with their values (what an `ofc` table shows;
+    /// kept for the service, see `to_json_for` for any preset).
     pub fn to_json(&self) -> Value {
-        json!({
-            "fantasyland_entry": self.fantasyland_entry.name(),
-            "progressive_fantasyland": self.progressive_fantasyland,
-            "double_deck": self.double_deck,
-            "shoot_the_moon": self.shoot_the_moon,
-            "tournament": self.tournament,
-            "final_table": self.final_table,
-        })
+        let mut map = Map::new();
+        for kind in [
+            OptionKind::FantasylandEntry,
+            OptionKind::ProgressiveFantasyland,
+            OptionKind::DoubleDeck,
+            OptionKind::ShootTheMoon,
+            OptionKind::Tournament,
+            OptionKind::FinalTable,
+            OptionKind::RoyaltyTable,
+        ] {
+            map.insert(kind.name().to_string(), self.value_of(kind));
+        }
+        Value::Object(map)
+    }
+
+    /// Every option the preset may have, with its value (a number the house
+    /// has not set is null): what a table's sheet shows.
+    pub fn to_json_for(&self, rules: &Ruleset) -> Value {
+        Value::Object(rules.options.iter().map(|k| (k.name().to_string(), self.value_of(*k))).collect())
     }
 
     /// Only the options that differ from the default (what is stored).
     pub fn to_stored_json(&self) -> Value {
-        let all = self.to_json();
-        let mut map = Map::new();
-        for name in self.set_names() {
-            map.insert(name.to_string(), all[name].clone());
+        Value::Object(self.set_kinds().into_iter().map(|k| (k.name().to_string(), self.value_of(k))).collect())
+    }
+
+    // ---- what the options change in a preset (read by scoring) ----
+
+    /// The preset counts the overall point, by itself or by this option.
+    pub fn overall_point(&self, rules: &Ruleset) -> bool {
+        rules.has_overall_point() || self.overall_point
+    }
+
+    /// The surrender rule in play: the preset's, or the `surrender` option's
+    /// (seed 004: "one unit each, or two units each if you play the version
+    /// with the overall point").
+    pub fn surrender(&self, rules: &Ruleset) -> Surrender {
+        if self.surrender {
+            Surrender::Pays(if self.overall_point(rules) { 2 } else { 1 })
+        } else {
+            rules.surrender
         }
-        Value::Object(map)
+    }
+
+    /// How the preset's normal outcome is counted with these options.
+    pub fn normal(&self, rules: &Ruleset) -> NormalScoring {
+        match rules.normal {
+            NormalScoring::Rows(cfg) => NormalScoring::Rows(RowPoints {
+                sweep_bonus: cfg.sweep_bonus + self.sweep_bonus.unwrap_or(0),
+                overall_point: cfg.overall_point || self.overall_point,
+                higher_middle_payment: cfg.higher_middle_payment || self.higher_middle_payment,
+                ..cfg
+            }),
+            other => other,
+        }
+    }
+
+    /// The preset's special hands with these options: the dragon at 26,
+    /// small cards up to ten, and no pictures (listed last) at the house's
+    /// value.
+    pub fn specials(&self, rules: &Ruleset) -> Vec<(SpecialKind, i64)> {
+        let mut list: Vec<(SpecialKind, i64)> = rules
+            .specials
+            .iter()
+            .map(|&(kind, value)| match kind {
+                SpecialKind::Dragon if self.dragon_26 => (kind, 26),
+                SpecialKind::SmallCardsToNine if self.small_cards_to_ten => (SpecialKind::SmallCardsToTen, value),
+                _ => (kind, value),
+            })
+            .collect();
+        if let Some(units) = self.no_pictures {
+            list.push((SpecialKind::NoPictures, units));
+        }
+        list
+    }
+
+    /// What a sweep multiplies a pair's payment by: (against one opponent,
+    /// against every opponent).
+    pub fn sweep_multipliers(&self) -> (i64, i64) {
+        if self.sweep_double_triple {
+            (2, 3)
+        } else if self.sweep_all_double {
+            (1, 2)
+        } else {
+            (1, 1)
+        }
     }
 
     /// Copies of each card in play.
@@ -258,7 +517,7 @@ impl TableOptions {
         match front.category() {
             Category::Trips => 17,
             Category::Pair => match front.ranks()[0] {
-                r if r >= super::card::ACE => 16,
+                r if r >= ACE => 16,
                 r if r >= KING => 15,
                 _ => 14,
             },
@@ -278,7 +537,7 @@ mod tests {
     use super::*;
     use crate::engine::card::parse_cards;
     use crate::engine::eval::eval3;
-    use crate::engine::preset;
+    use crate::engine::ruleset::preset;
 
     fn front(s: &str) -> Strength3 {
         let c = parse_cards(s).unwrap();
@@ -344,128 +603,5 @@ mod tests {
         assert_eq!(cards(&qq, "Ah Ad 2c"), 14);
         assert_eq!(prog.fantasyland_cards(pine, front("2h 2d 2c"), false), 14, "a stay gets 14");
         assert_eq!(qq.fantasyland_cards(ofc, front("Ah Ad 2c"), true), 13);
-    }
-
-    // ---- worked examples through the engine (score_json) ----
-
-    use crate::engine::score_json;
-    use rust_decimal::Decimal;
-
-    /// Seat 1 sets a jack-high back without a foul; seat 2 scoops it with
-    /// AA in front (9) and a full house in the back (6).
-    const MOON: &str =
-        r#"{"seat": 1, "stack": "100", "front": "2s 3h 4d", "middle": "5c 6s 7h 8d Tc", "back": "Js 9h 8c 6d 3c"}"#;
-    const AA_FH: &str =
-        r#"{"seat": 2, "stack": "100", "front": "Ah Ad Kc", "middle": "2h 2d 5h 5d 9c", "back": "Qs Qh Qd 4s 4h"}"#;
-
-    fn two(options: &str, seat1_extra: &str, seat2_extra: &str) -> serde_json::Value {
-        let s1 = MOON.replacen('{', &format!("{{{seat1_extra}"), 1);
-        let s2 = AA_FH.replacen('{', &format!("{{{seat2_extra}"), 1);
-        let text = format!(r#"{{"ruleset": "ofc", {options} "seats": [{s1}, {s2}]}}"#);
-        serde_json::to_value(score_json(&text).unwrap_or_else(|e| panic!("{text}: {e}"))).unwrap()
-    }
-
-    fn main_units(r: &serde_json::Value) -> i64 {
-        r["pairs"][0]["main_units"].as_i64().unwrap()
-    }
-
-    #[test]
-    fn shooting_the_moon_collects_20() {
-        // Plain: seat 2 scoops (1+1+1+3) and has 15 in royalties: 21.
-        let plain = two("", "", "");
-        assert_eq!(main_units(&plain), -21);
-        assert!(plain["seats"][0].get("moon").is_none(), "no option, no new field");
-        let moon = two(r#""options": {"shoot_the_moon": true},"#, "", "");
-        assert_eq!(main_units(&moon), -1, "21 lost, 20 collected");
-        assert_eq!(moon["seats"][0]["moon"], json!(true));
-        assert_eq!(moon["seats"][1]["moon"], json!(false));
-        assert_eq!(moon["seats"][1]["net"].as_str().unwrap().parse::<Decimal>().unwrap(), Decimal::ONE);
-    }
-
-    #[test]
-    fn penalties_pay_and_missed_turn_rules() {
-        let t = r#""options": {"tournament": true},"#;
-        // A card turned early by seat 2: seat 2 pays 1.
-        assert_eq!(main_units(&two(t, "", r#""penalties": ["early-card"],"#)), -20);
-        // Seat 1 missed a turn: pays 3 and not seat 2's 15 in royalties: 6 + 3.
-        assert_eq!(main_units(&two(t, r#""penalties": ["missed-turn"],"#, "")), -9);
-        // Seat 2 missed a turn; seat 1 turned a card early: seat 2 would take
-        // 21 - 3 + 1 = 19, but takes nothing from a penalised seat.
-        assert_eq!(main_units(&two(t, r#""penalties": ["early-card"],"#, r#""penalties": ["missed-turn"],"#)), 0);
-        // Seat 2's hand is declared dead: the full foul, 6, plus seat 1's
-        // royalties (none).
-        let dead = two(t, "", r#""penalties": ["dead-hand"],"#);
-        assert_eq!(main_units(&dead), 6);
-        assert_eq!(dead["seats"][1]["fouled"], json!(true));
-        assert_eq!(dead["seats"][1]["penalties"], json!(["dead-hand"]));
-        // Penalties need the tournament option.
-        let e = score_json(&format!(
-            r#"{{"ruleset": "ofc", "seats": [{}, {AA_FH}]}}"#,
-            MOON.replacen('{', r#"{"penalties": ["early-card"],"#, 1)
-        ))
-        .unwrap_err();
-        assert!(e.to_string().contains("seat 1: penalty early-card needs the tournament option"), "{e}");
-    }
-
-    #[test]
-    fn kk_entry_and_progressive_cards_in_the_result() {
-        let qq = two(r#""options": {},"#, "", "");
-        assert_eq!(qq["seats"][1]["fantasyland_next"], json!(true));
-        assert_eq!(qq["seats"][1]["fantasyland_cards"], json!(13));
-        let kk = two(r#""options": {"fantasyland_entry": "KK"},"#, "", "");
-        assert_eq!(kk["seats"][1]["fantasyland_next"], json!(true), "AA qualifies at KK");
-    }
-
-    fn four_surrendered(options: &str, stacks: [&str; 4]) -> crate::engine::Showdown {
-        let suits = ['s', 'h', 'd', 'c'];
-        let seats: Vec<String> = (0..4)
-            .map(|i| {
-                let cards: Vec<String> = "23456789TJQKA".chars().map(|r| format!("{r}{}", suits[i])).collect();
-                format!(
-                    r#"{{"seat": {}, "stack": "{}", "cards": "{}", "surrender": true}}"#,
-                    i + 1,
-                    stacks[i],
-                    cards.join(" ")
-                )
-            })
-            .collect();
-        crate::engine::Showdown::from_json(&format!(
-            r#"{{"ruleset": "ofc", "dealer": 3, {options} "seats": [{}]}}"#,
-            seats.join(",")
-        ))
-        .unwrap()
-    }
-
-    #[test]
-    fn bust_out_settles_from_position_1_and_an_out_player_stops() {
-        use crate::engine::settlement::settle;
-        // A (seat 1) has 10 and owes B 12; C owes A 5, D owes A 4; B owes... C pays B 2; C owes D 3.
-        let sd = four_surrendered(r#""options": {"tournament": true},"#, ["10", "100", "100", "100"]);
-        let order: Vec<usize> = sd.settlement_order().collect();
-        assert_eq!(order, [0, 1, 2, 3], "position 1 first, whoever has the button");
-        let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
-        let units = [[0, -12], [0, 5], [0, 4], [0, 2], [0, 0], [0, -3]];
-        let s = settle(&sd, &pairs, &units);
-        let paid: Vec<String> = s.transactions.iter().map(|t| format!("{}>{} {}", t.payer, t.payee, t.paid)).collect();
-        assert_eq!(paid, ["1>2 10", "3>1 0", "4>1 0", "3>2 2", "3>4 3"]);
-        assert_eq!(s.stacks, ["0", "112", "95", "103"].map(|x| x.parse::<Decimal>().unwrap()));
-        assert_eq!(s.out, [true, false, false, false]);
-        assert_eq!(s.nets.iter().sum::<Decimal>(), Decimal::ZERO);
-    }
-
-    #[test]
-    fn carried_exposure_bounds_the_settlement() {
-        use crate::engine::settlement::settle;
-        let mut sd = four_surrendered("", ["100", "100", "100", "100"]);
-        // Seat 1 carries 8 from the hand it extends (RULES §8 example numbers).
-        sd.seats[0].exposure = Some(Decimal::from(8));
-        let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
-        let units = [[0, 6], [0, -6], [0, -1], [0, 0], [0, 0], [0, 0]];
-        let s = settle(&sd, &pairs, &units);
-        let paid: Vec<String> = s.transactions.iter().map(|t| format!("{}>{} {}", t.payer, t.payee, t.paid)).collect();
-        assert_eq!(paid, ["2>1 6", "1>3 2", "1>4 0"]);
-        assert_eq!(s.stacks[0], Decimal::from(104));
-        assert_eq!(s.exposures[0], Decimal::ZERO);
-        assert_eq!(s.exposures[1], Decimal::from(94));
     }
 }

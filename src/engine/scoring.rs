@@ -5,70 +5,17 @@
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use super::card::{Card, ACE, JACK};
-use super::eval::{eval3, eval5, front_beats_middle, Category, Strength3, Strength5};
-use super::options::{Penalty, TableOptions, MOON_UNITS};
+use super::card::{ACE, JACK};
+use super::eval::Category;
+use super::options::{Penalty, ACE_OF_SPADES_UNITS, MOON_UNITS, POOL_SWEEP_UNITS};
+pub use super::rows::RowStrengths;
 use super::ruleset::{
-    row_value, royalty, FantasylandStay, NormalScoring, Row, RowPoints, Ruleset, SpecialVsSpecial, Surrender,
-    ACES_VALUES,
+    row_value, FantasylandStay, NormalScoring, Row, RowPoints, SpecialVsSpecial, Surrender, ACES_VALUES,
 };
 use super::settlement::{settle, Transaction};
 use super::showdown::{Claim, Showdown, ShowdownError};
 use super::special::{qualifies, same_name_key, SpecialKind};
 use super::words::describe_foul;
-
-/// A seat's rows, evaluated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RowStrengths {
-    pub front: Strength3,
-    pub middle: Strength5,
-    pub back: Strength5,
-}
-
-impl RowStrengths {
-    pub fn of(front: &[Card; 3], middle: &[Card; 5], back: &[Card; 5]) -> RowStrengths {
-        RowStrengths { front: eval3(front), middle: eval5(middle), back: eval5(back) }
-    }
-
-    /// Why this setting is fouled, or `None` when it is not.
-    pub fn foul(&self) -> Option<(Row, Row)> {
-        if self.back < self.middle {
-            Some((Row::Back, Row::Middle))
-        } else if front_beats_middle(self.front, self.middle) {
-            Some((Row::Middle, Row::Front))
-        } else {
-            None
-        }
-    }
-
-    pub fn is_fouled(&self) -> bool {
-        self.foul().is_some()
-    }
-
-    fn category(&self, row: Row) -> Category {
-        match row {
-            Row::Front => self.front.category(),
-            Row::Middle => self.middle.category(),
-            Row::Back => self.back.category(),
-        }
-    }
-
-    /// -1, 0 or 1 as `self`'s row is below, equal to or above `other`'s.
-    fn compare(&self, other: &RowStrengths, row: Row) -> i64 {
-        let ord = match row {
-            Row::Front => self.front.cmp(&other.front),
-            Row::Middle => self.middle.cmp(&other.middle),
-            Row::Back => self.back.cmp(&other.back),
-        };
-        ord as i64
-    }
-
-    fn royalties(&self) -> i64 {
-        royalty(Row::Front, self.front.category(), self.front.ranks()[0], false)
-            + royalty(Row::Middle, self.middle.category(), 0, self.middle.is_royal_flush())
-            + royalty(Row::Back, self.back.category(), 0, self.back.is_royal_flush())
-    }
-}
 
 /// What the engine found in one seat's hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,12 +93,9 @@ pub struct ScoreResult {
     pub jackpot_contribution: Decimal,
 }
 
-fn judge_seat(
-    rules: &Ruleset,
-    options: Option<TableOptions>,
-    seat: &super::showdown::Seat,
-) -> Result<SeatJudgement, ShowdownError> {
-    let opts = options.unwrap_or_default();
+fn judge_seat(showdown: &Showdown, seat: &super::showdown::Seat) -> Result<SeatJudgement, ShowdownError> {
+    let rules = showdown.ruleset;
+    let opts = showdown.options;
     let all = seat.cards.all();
     let aces = all.iter().filter(|c| c.rank() == ACE).count() as u8;
     let set_rows = seat.cards.set_rows();
@@ -161,11 +105,11 @@ fn judge_seat(
             if !qualifies(kind, &all, set_rows.as_ref()) {
                 return Err(ShowdownError::ClaimNotMade { seat: seat.number, claim: kind.name().to_string() });
             }
-            Some((kind, rules.special_value(kind).unwrap_or(0)))
+            showdown.specials.iter().find(|s| s.0 == kind).copied()
         }
         Some(Claim::Best) => {
             // Highest value; among equal values the one listed later.
-            let best = rules.specials.iter().filter(|(k, _)| qualifies(*k, &all, set_rows.as_ref())).fold(
+            let best = showdown.specials.iter().filter(|(k, _)| qualifies(*k, &all, set_rows.as_ref())).fold(
                 None,
                 |best: Option<(SpecialKind, i64)>, &(k, v)| match best {
                     Some((_, bv)) if bv > v => best,
@@ -173,9 +117,10 @@ fn judge_seat(
                 },
             );
             if best.is_none() {
+                let names: Vec<&str> = showdown.specials.iter().map(|(k, _)| k.name()).collect();
                 return Err(ShowdownError::ClaimNotMade {
                     seat: seat.number,
-                    claim: "best (no special hand of this preset)".to_string(),
+                    claim: format!("best (none of {}'s specials: {})", rules.name, names.join(", ")),
                 });
             }
             best
@@ -201,7 +146,7 @@ fn judge_seat(
         _ => None,
     };
     let royalties = match strengths {
-        Some(s) if rules.has_royalties() && !fouled => s.royalties(),
+        Some(s) if rules.has_royalties() && !fouled => s.royalties(opts.royalty_table),
         _ => 0,
     };
     let fantasyland_next = match (rules.fantasyland, strengths) {
@@ -244,7 +189,7 @@ fn judge_seat(
 /// Judges every seat (in input order) without scoring pairs: fouls, claims,
 /// royalties and fantasyland. Errors when a claim is not made.
 pub fn judge(showdown: &Showdown) -> Result<Vec<SeatJudgement>, ShowdownError> {
-    showdown.seats.iter().map(|s| judge_seat(showdown.ruleset, showdown.options, s)).collect()
+    showdown.seats.iter().map(|s| judge_seat(showdown, s)).collect()
 }
 
 /// Row results of `p` against `q` (+1 p wins, -1 q wins, 0 push), fouls
@@ -277,6 +222,14 @@ fn side_points(cfg: &RowPoints, me: &SeatJudgement, results: &[i64; 3], sign: i6
                 0 => 1,
                 v => v,
             });
+            // Seed 004, "Higher payment in the middle": one more for four of
+            // a kind or a straight flush won in the middle.
+            if cfg.higher_middle_payment
+                && row == Row::Middle
+                && matches!(category, Some(Category::Quads | Category::StraightFlush))
+            {
+                points += 1;
+            }
         }
         if !me.fouled && (won_row || !cfg.extras_on_wins_only) {
             points += category.map_or(0, |c| row_value(cfg.extras, row, c));
@@ -304,15 +257,35 @@ fn row_points(cfg: &RowPoints, p: &SeatJudgement, q: &SeatJudgement, results: &[
     pp - qp
 }
 
-fn special_units(rules: &Ruleset, showdown: &Showdown, j: &[SeatJudgement], p: usize, q: usize) -> i64 {
+/// The higher value is paid its full value; equal values exchange nothing.
+fn higher_value_paid(vp: i64, vq: i64) -> i64 {
+    match vp.cmp(&vq) {
+        std::cmp::Ordering::Greater => vp,
+        std::cmp::Ordering::Less => -vq,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+fn special_units(showdown: &Showdown, j: &[SeatJudgement], p: usize, q: usize) -> i64 {
+    let rules = showdown.ruleset;
     match (j[p].special, j[q].special) {
         (None, None) => 0,
         (Some((_, v)), None) => v,
         (None, Some((_, v))) => -v,
         (Some((kp, vp)), Some((kq, vq))) => match rules.special_vs_special {
             SpecialVsSpecial::Difference => vp - vq,
+            SpecialVsSpecial::DragonBeatsAll => match (kp == SpecialKind::Dragon, kq == SpecialKind::Dragon) {
+                (true, true) => 0,
+                (true, false) => vp,
+                (false, true) => -vq,
+                (false, false) => higher_value_paid(vp, vq),
+            },
+            // No pictures has no place in the seed's order: by its value.
+            SpecialVsSpecial::LaterPaysFull if kp == SpecialKind::NoPictures || kq == SpecialKind::NoPictures => {
+                higher_value_paid(vp, vq)
+            }
             SpecialVsSpecial::LaterPaysFull => {
-                let pos = |k| rules.specials.iter().position(|s| s.0 == k);
+                let pos = |k| showdown.specials.iter().position(|s| s.0 == k);
                 match pos(kp).cmp(&pos(kq)) {
                     std::cmp::Ordering::Greater => vp,
                     std::cmp::Ordering::Less => -vq,
@@ -348,7 +321,7 @@ fn bad_beat_hand(j: &SeatJudgement) -> bool {
 /// `p`): shooting the moon, tournament penalties, and the missed-turn rule
 /// that a seat takes no chips from a seat that was itself penalised.
 fn table_play_units(showdown: &Showdown, judged: &[SeatJudgement], p: usize, q: usize, main: i64) -> i64 {
-    if showdown.options.is_none() {
+    if !showdown.table_play() {
         return 0;
     }
     let mut units = 0;
@@ -368,6 +341,9 @@ fn table_play_units(showdown: &Showdown, judged: &[SeatJudgement], p: usize, q: 
 /// Scores a valid showdown into its settlement sheet.
 pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
     let rules = showdown.ruleset;
+    let options = showdown.options;
+    let normal = options.normal(rules);
+    let surrender = options.surrender(rules);
     let judged = judge(showdown)?;
     let n = showdown.seats.len();
     let order: Vec<usize> = showdown.settlement_order().collect();
@@ -390,12 +366,17 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
         showdown.pair_plays(p, q)
             && judged[p].special.is_none()
             && judged[q].special.is_none()
-            && (rules.surrender == Surrender::DeclaredFoul || (!judged[p].surrendered && !judged[q].surrendered))
+            && (surrender == Surrender::DeclaredFoul || (!judged[p].surrendered && !judged[q].surrendered))
     };
     let normal_rows: Vec<Option<[i64; 3]>> = pairs
         .iter()
         .map(|&(p, q)| if is_normal(p, q) { row_results(&judged[p], &judged[q], ties_to(p, q)) } else { None })
         .collect();
+    // The rows of seat `s` against the other seat of pair `k`, as seen by `s`.
+    let rows_of = |k: usize, s: usize| -> Option<[i64; 3]> {
+        let sign = if pairs[k].0 == s { 1 } else { -1 };
+        normal_rows[k].map(|r| r.map(|x| x * sign))
+    };
 
     // Hawaiian gardens: a seat sweeping every opponent it has a normal outcome with.
     let sweeps_table: Vec<bool> = (0..n)
@@ -405,8 +386,7 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
             for (k, &(p, q)) in pairs.iter().enumerate() {
                 if (p == s || q == s) && is_normal(p, q) {
                     opponents += 1;
-                    let sign = if p == s { 1 } else { -1 };
-                    if normal_rows[k].is_some_and(|r| r.iter().all(|&x| x == sign)) {
+                    if rows_of(k, s).is_some_and(|r| r == [1; 3]) {
                         swept += 1;
                     }
                 }
@@ -414,6 +394,18 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
             opponents >= 2 && swept == opponents
         })
         .collect();
+    // Seed 004 (vietnamese, singapore options): a seat winning all three
+    // rows against every other seat at the table, each in a normal outcome.
+    let sweeps_all: Vec<bool> = (0..n)
+        .map(|s| {
+            pairs
+                .iter()
+                .enumerate()
+                .filter(|(_, &(p, q))| (p == s || q == s) && showdown.pair_plays(p, q))
+                .all(|(k, &(p, q))| is_normal(p, q) && rows_of(k, s).is_some_and(|r| r == [1; 3]))
+        })
+        .collect();
+    let (sweep_one, sweep_all) = options.sweep_multipliers();
 
     let mut results = Vec::with_capacity(pairs.len());
     let mut triggers = Vec::new();
@@ -423,15 +415,15 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
         let mut main = 0;
         if showdown.pair_plays(p, q) {
             if jp.special.is_some() || jq.special.is_some() {
-                special = special_units(rules, showdown, &judged, p, q);
-            } else if let (Surrender::Pays(x), true) = (rules.surrender, jp.surrendered || jq.surrendered) {
+                special = special_units(showdown, &judged, p, q);
+            } else if let (Surrender::Pays(x), true) = (surrender, jp.surrendered || jq.surrendered) {
                 main = match (jp.surrendered, jq.surrendered) {
                     (true, false) => -x,
                     (false, true) => x,
                     _ => 0,
                 };
             } else if let Some(r) = normal_rows[k] {
-                main = match rules.normal {
+                main = match normal {
                     NormalScoring::HawaiianGardens { bonuses } => {
                         let won_p = r.iter().filter(|&&x| x == 1).count();
                         let won_q = r.iter().filter(|&&x| x == -1).count();
@@ -464,7 +456,7 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
                         // Tournament: a seat that missed its turn pays no
                         // royalties that hand.
                         let missed = |i: usize| showdown.seats[i].has_penalty(Penalty::MissedTurn);
-                        if cfg.royalties && (missed(p) || missed(q)) {
+                        let units = if cfg.royalties && (missed(p) || missed(q)) {
                             let (mut jp, mut jq) = (jp.clone(), jq.clone());
                             if missed(q) {
                                 jp.royalties = 0;
@@ -475,10 +467,21 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
                             row_points(&cfg, &jp, &jq, &r)
                         } else {
                             row_points(&cfg, jp, jq, &r)
+                        };
+                        // Seed 004 options: a sweep is paid double (or
+                        // triple against every opponent).
+                        let multiplier = |s: usize| if sweeps_all[s] { sweep_all } else { sweep_one };
+                        if r == [1; 3] {
+                            units * multiplier(p)
+                        } else if r == [-1; 3] {
+                            units * multiplier(q)
+                        } else {
+                            units
                         }
                     }
-                    NormalScoring::Pool => 0, // settled below, over the whole table
-                    NormalScoring::SingleWinner => r.iter().sum(),
+                    NormalScoring::Pool | NormalScoring::PoolTiesCollect => 0, // settled below, over the table
+                    NormalScoring::SingleWinnerTopTotal => r.iter().sum(),
+                    NormalScoring::SingleWinner => 0, // settled below, over the whole table
                 };
                 if rules.bad_beat {
                     if r == [-1; 3] && bad_beat_hand(jp) {
@@ -499,14 +502,23 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
             if rules.aces_bet && showdown.seats[p].aces_bet && showdown.seats[q].aces_bet {
                 main += ACES_VALUES[jp.aces as usize] - ACES_VALUES[jq.aces as usize];
             }
+            // Seed 004 (singapore option): the dealer made to deal by the
+            // ace of spades is paid 1 by each opponent.
+            main += ACE_OF_SPADES_UNITS
+                * (showdown.seats[p].ace_of_spades_dealer as i64 - showdown.seats[q].ace_of_spades_dealer as i64);
             main += table_play_units(showdown, &judged, p, q, main);
         }
         results.push([special, main]);
     }
 
-    match rules.normal {
-        NormalScoring::Pool => pool_units(&judged, &pairs, &mut results),
-        NormalScoring::SingleWinner => single_winner_units(n, &pairs, &mut results),
+    match normal {
+        NormalScoring::PoolTiesCollect => pool_units(&judged, &pairs, &mut results, true, false),
+        NormalScoring::Pool => pool_units(&judged, &pairs, &mut results, false, options.pool_sweep),
+        NormalScoring::SingleWinnerTopTotal => single_winner_top_total(n, &pairs, &mut results),
+        NormalScoring::SingleWinner => {
+            let units = options.winner_units.unwrap_or(0);
+            single_winner_units(n, &pairs, &normal_rows, units, &mut results)
+        }
         _ => {}
     }
 
@@ -521,6 +533,7 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
         .collect();
 
     let settlement = settle(showdown, &pairs, &results);
+    let table_play = showdown.table_play();
     let seats = showdown
         .seats
         .iter()
@@ -541,14 +554,11 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
                 stack_end,
                 net: settlement.nets[i],
                 foul_reason: j.foul_reason.clone(),
-                exposure_end: showdown.options.map(|_| settlement.exposures[i]),
-                fantasyland_cards: showdown.options.and(j.fantasyland_cards),
-                moon: showdown.options.filter(|o| o.shoot_the_moon).map(|_| j.moon),
-                out: showdown.options.filter(|o| o.tournament).map(|_| settlement.out[i]),
-                penalties: showdown
-                    .options
-                    .filter(|o| o.tournament)
-                    .map(|_| s.penalties.iter().map(|p| p.name()).collect()),
+                exposure_end: table_play.then(|| settlement.exposures[i]),
+                fantasyland_cards: if table_play { j.fantasyland_cards } else { None },
+                moon: (table_play && options.shoot_the_moon).then_some(j.moon),
+                out: (table_play && options.tournament).then(|| settlement.out[i]),
+                penalties: (table_play && options.tournament).then(|| s.penalties.iter().map(|p| p.name()).collect()),
             }
         })
         .collect();
@@ -562,9 +572,19 @@ pub fn score(showdown: &Showdown) -> Result<ScoreResult, ShowdownError> {
     })
 }
 
-/// `pool`: for each row, the seats holding the best row at the table (fouled
-/// hands excluded) collect 1 from every seat that does not.
-fn pool_units(judged: &[SeatJudgement], pairs: &[(usize, usize)], results: &mut [[i64; 2]]) {
+/// `pool`: for each row, the seat holding the best row at the table (fouled
+/// hands excluded) collects 1 from every other seat: its third of the pool.
+/// Revision 1 (`ties_collect`): every seat tied for the best collects 1 from
+/// each seat that is not. From revision 2 a row tied for the best pays
+/// nothing. With the `pool_sweep` option a seat that alone holds the best of
+/// all three rows also collects 3 from each other seat (seed 004).
+fn pool_units(
+    judged: &[SeatJudgement],
+    pairs: &[(usize, usize)],
+    results: &mut [[i64; 2]],
+    ties_collect: bool,
+    sweep: bool,
+) {
     let live: Vec<Option<RowStrengths>> = judged.iter().map(|j| if j.fouled { None } else { j.rows }).collect();
     let best_row = |row: Row| -> Vec<bool> {
         let best = live.iter().flatten().max_by(|a, b| a.compare(b, row).cmp(&0));
@@ -575,15 +595,30 @@ fn pool_units(judged: &[SeatJudgement], pairs: &[(usize, usize)], results: &mut 
             })
             .collect()
     };
-    let best: Vec<Vec<bool>> = Row::ALL.iter().map(|&r| best_row(r)).collect();
+    let best: Vec<Vec<bool>> = Row::ALL
+        .iter()
+        .map(|&r| {
+            let b = best_row(r);
+            if ties_collect || b.iter().filter(|&&x| x).count() == 1 {
+                b
+            } else {
+                vec![false; b.len()]
+            }
+        })
+        .collect();
+    let alone = |s: usize| best.iter().all(|b| b[s]);
     for (k, &(p, q)) in pairs.iter().enumerate() {
         results[k][1] += best.iter().map(|b| b[p] as i64 - b[q] as i64).sum::<i64>();
+        if sweep {
+            results[k][1] += POOL_SWEEP_UNITS * (alone(p) as i64 - alone(q) as i64);
+        }
     }
 }
 
-/// `single-winner`: only the seat with the highest total over its pairs
-/// collects, and only from the seats it beat; no single winner, no payment.
-fn single_winner_units(n: usize, pairs: &[(usize, usize)], results: &mut [[i64; 2]]) {
+/// `single-winner` revision 1: only the seat with the highest total over its
+/// pairs collects, and only from the seats it beat; no single winner, no
+/// payment.
+fn single_winner_top_total(n: usize, pairs: &[(usize, usize)], results: &mut [[i64; 2]]) {
     let mut totals = vec![0i64; n];
     for (k, &(p, q)) in pairs.iter().enumerate() {
         totals[p] += results[k][1];
@@ -597,6 +632,32 @@ fn single_winner_units(n: usize, pairs: &[(usize, usize)], results: &mut [[i64; 
         results[k][1] = match winner {
             Some(w) if w == p && units > 0 => units,
             Some(w) if w == q && units < 0 => units,
+            _ => 0,
+        };
+    }
+}
+
+/// `single-winner` (seed 004): "In order to win, you have to beat each of
+/// the other players on at least two out of three hands. Presumably if no
+/// one achieves this, no one wins." The winner collects `units` from each
+/// other seat; no other pair pays.
+fn single_winner_units(
+    n: usize,
+    pairs: &[(usize, usize)],
+    rows: &[Option<[i64; 3]>],
+    units: i64,
+    results: &mut [[i64; 2]],
+) {
+    let beats_on_two = |k: usize, s: usize| {
+        let sign = if pairs[k].0 == s { 1 } else { -1 };
+        rows[k].is_some_and(|r| r.iter().filter(|&&x| x == sign).count() >= 2)
+    };
+    let winner = (0..n)
+        .find(|&s| pairs.iter().enumerate().filter(|(_, &(p, q))| p == s || q == s).all(|(k, _)| beats_on_two(k, s)));
+    for (k, &(p, q)) in pairs.iter().enumerate() {
+        results[k][1] += match winner {
+            Some(w) if w == p => units,
+            Some(w) if w == q => -units,
             _ => 0,
         };
     }

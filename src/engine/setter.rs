@@ -72,8 +72,8 @@ use serde::Serialize;
 
 use super::card::{display_cards, Card};
 use super::eval::{eval3, eval5, Category, Strength3, Strength5};
+use super::rows::RowStrengths;
 use super::ruleset::{row_value, royalty, NormalScoring, Row, Ruleset};
-use super::scoring::RowStrengths;
 use super::showdown::ShowdownError;
 use super::special::{qualifies, three_card_straight_top, SetRows, SpecialKind};
 use super::words::{describe3, describe5, describe_foul};
@@ -219,7 +219,10 @@ impl HouseWay {
                 table[row as usize][cat as usize] = match rules.normal {
                     NormalScoring::HawaiianGardens { bonuses } => row_value(bonuses, row, cat),
                     NormalScoring::Rows(cfg) => row_value(cfg.row_won, row, cat) + row_value(cfg.extras, row, cat),
-                    NormalScoring::Pool | NormalScoring::SingleWinner => 0,
+                    NormalScoring::Pool
+                    | NormalScoring::PoolTiesCollect
+                    | NormalScoring::SingleWinnerTopTotal
+                    | NormalScoring::SingleWinner => 0,
                 };
             }
         }
@@ -806,11 +809,11 @@ impl AnalyseInput {
 
     /// Validates the cards (notation, counts, repeats) and analyses them.
     pub fn analyse(&self) -> Result<Analysis, ShowdownError> {
-        let name = self.ruleset.as_deref().unwrap_or(crate::engine::ruleset::DEFAULT_PRESET);
-        let rules = crate::engine::preset(name).ok_or_else(|| ShowdownError::UnknownPreset(name.to_string()))?;
+        let name = self.ruleset.as_deref().unwrap_or(super::ruleset::DEFAULT_PRESET);
+        let rules = super::ruleset::preset(name).ok_or_else(|| ShowdownError::UnknownPreset(name.to_string()))?;
         fn row<const N: usize>(row: &'static str, text: &str) -> Result<[Card; N], ShowdownError> {
             let cards =
-                crate::engine::parse_cards(text).map_err(|error| ShowdownError::Hand(format!("{row}: {error}")))?;
+                super::card::parse_cards(text).map_err(|error| ShowdownError::Hand(format!("{row}: {error}")))?;
             let found = cards.len();
             cards.try_into().map_err(|_| ShowdownError::Hand(format!("{row} has {found} cards; it needs {N}")))
         }
@@ -827,7 +830,7 @@ impl AnalyseInput {
             (Some(_), ..) => return Err(ShowdownError::Hand("give 13 cards or the three rows, not both".to_string())),
             _ => return Err(ShowdownError::Hand("give 13 cards, or front, middle and back".to_string())),
         };
-        let mut seen = crate::engine::CardSet::new();
+        let mut seen = super::card::CardSet::new();
         for card in cards {
             if !seen.insert(card) {
                 return Err(ShowdownError::Hand(format!("{card} appears twice")));

@@ -74,9 +74,14 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
     let rake = exact.of(showdown.rake_per_seat);
     let mut stacks: Vec<i128> = showdown.seats.iter().map(|s| exact.of(s.stack) - rake).collect();
     let tournament = showdown.tournament();
+    // Revision 1 of the open-face presets: under tournament rules the stack
+    // bounds only what a seat pays. From revision 2 (seed 001: "Players can
+    // only win or lose the chips they had at the beginning of the actual
+    // game") it bounds what a seat wins too.
+    let bust_out_pays_only = tournament && !showdown.ruleset.tournament_bounds_winnings;
     // RULES §8: stack less rake, or the exposure carried from the previous
-    // hand (a fantasyland hand extends it). Tournament: the stack bounds
-    // only what a seat pays.
+    // hand (a fantasyland hand extends it); under tournament rules the
+    // points the seat has.
     let mut exposure: Vec<i128> = showdown
         .seats
         .iter()
@@ -96,7 +101,7 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
             if owed == 0 {
                 continue; // a unit of 0: nothing is owed, no transaction (RULES §8)
             }
-            let paid = if tournament {
+            let paid = if bust_out_pays_only {
                 // Bust-out: an out seat's later transactions do not happen;
                 // a payer who cannot pay in full pays what it has and is out,
                 // as is one whose points reach zero.
@@ -109,6 +114,18 @@ pub fn settle(showdown: &Showdown, pairs: &[(usize, usize)], units: &[[i64; 2]])
                     }
                     paid
                 }
+            } else if tournament {
+                // Seed 001: a seat wins or loses at most the points it had;
+                // one whose points reach zero is out, and an out seat takes
+                // no further part.
+                let paid =
+                    if out[payer] || out[payee] { 0 } else { owed.min(exposure[payer]).min(exposure[payee]).max(0) };
+                exposure[payer] -= paid;
+                exposure[payee] -= paid;
+                if stacks[payer] - paid <= 0 {
+                    out[payer] = true;
+                }
+                paid
             } else {
                 let paid = owed.min(exposure[payer]).min(exposure[payee]);
                 exposure[payer] -= paid;

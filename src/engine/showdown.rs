@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 
 use super::card::{parse_cards, Card, CardError};
-use super::options::{Penalty, TableOptions};
+use super::options::{Penalty, TableOptions, PINEAPPLE_CARDS, PLACED};
 use super::ruleset::{self, Ruleset, Structure, Surrender};
 use super::special::{SetRows, SpecialKind};
 
@@ -37,8 +37,26 @@ pub struct RakeInput {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PairUnitInput {
+    #[serde(deserialize_with = "two_seats")]
     pub seats: [u32; 2],
     pub unit: MoneyText,
+}
+
+/// A pair's `seats`: exactly two seat numbers, or an error that says so.
+fn two_seats<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<[u32; 2], D::Error> {
+    let seats = Vec::<u32>::deserialize(deserializer)?;
+    match seats.as_slice() {
+        [a, b] => Ok([*a, *b]),
+        other => {
+            let listed: Vec<String> = other.iter().map(u32::to_string).collect();
+            Err(serde::de::Error::custom(format!(
+                "a pair is two seats, but {} {} named ({}); give one entry per pair of seats",
+                other.len(),
+                if other.len() == 1 { "is" } else { "are" },
+                listed.join(", ")
+            )))
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
@@ -76,6 +94,11 @@ pub struct SeatInput {
     /// `missed-turn`, `dead-hand`); needs the `tournament` option.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub penalties: Option<Vec<String>>,
+    /// `singapore` with `ace_of_spades_deals`: this seat is the dealer
+    /// because it held the ace of spades and no one was willing to deal; it
+    /// is paid 1 unit by each opponent (seed 004).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ace_of_spades_dealer: bool,
 }
 
 /// One showdown as JSON (CONTRACT.md "Showdown (input)").
@@ -93,10 +116,27 @@ pub struct ShowdownInput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pair_units: Option<Vec<PairUnitInput>>,
     pub seats: Vec<SeatInput>,
-    /// Open-face table options (`options::TableOptions`); an addition to
-    /// the contract, absent by default.
+    /// The table's options (`options::TableOptions`); an addition to the
+    /// contract, absent by default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<serde_json::Value>,
+    /// The preset's revision to score under (`ruleset::preset_at`); absent:
+    /// the current one. A hand is rescored under the revision it was
+    /// committed with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset_revision: Option<u32>,
+}
+
+/// What a JSON value is, for a message.
+fn json_kind(text: &str) -> &'static str {
+    match text.trim_start().chars().next() {
+        Some('[') => "an array",
+        Some('"') => "a string",
+        Some('t' | 'f') => "true or false",
+        Some('n') => "null",
+        Some('-' | '0'..='9') => "a number",
+        _ => "not an object",
+    }
 }
 
 impl ShowdownInput {
@@ -109,6 +149,10 @@ impl ShowdownInput {
             let inner = e.into_inner();
             match path.as_str() {
                 _ if inner.is_syntax() || inner.is_eof() => ShowdownError::Json(inner.to_string()),
+                _ if !text.trim_start().starts_with('{') => ShowdownError::Json(format!(
+                    "a showdown is one JSON object ({{\"ruleset\": ..., \"seats\": [...]}}), not {}",
+                    json_kind(text)
+                )),
                 "." | "" => ShowdownError::Json(inner.to_string()),
                 _ => ShowdownError::Json(format!("{path}: {inner}")),
             }
@@ -129,6 +173,8 @@ pub enum ShowdownError {
     Hand(String),
     #[error("unknown preset {0:?}; the presets are: {list}", list = preset_list())]
     UnknownPreset(String),
+    #[error("preset {preset} has no revision {revision}; its revisions are 1 to {current}")]
+    UnknownRevision { preset: String, revision: u32, current: u32 },
     #[error("a showdown needs 2 to {max} seats; this one has {0}", max = MAX_SEATS)]
     SeatCount(usize),
     #[error("seat {0} is listed twice")]
@@ -163,6 +209,8 @@ pub enum ShowdownError {
     UnknownSpecial { seat: u32, claim: String, preset: &'static str, known: String },
     #[error("seat {seat} claims {claim}, but its cards do not make it")]
     ClaimNotMade { seat: u32, claim: String },
+    #[error("seat {seat} claims {claim:?}, but preset {preset} has no special hands")]
+    NoSpecials { seat: u32, claim: String, preset: &'static str },
     #[error("seat {0} both claims a special and surrenders; it can do only one")]
     ClaimAndSurrender(u32),
     #[error("seat {seat} surrenders, but preset {preset} has no surrender")]
@@ -177,8 +225,8 @@ pub enum ShowdownError {
     TooManyCopies { card: String, places: String },
     #[error("options: {0}")]
     Options(String),
-    #[error("{preset} with these options is played by 2 to {max} players; this showdown has {found}")]
-    PlayerCount { preset: &'static str, max: usize, found: usize },
+    #[error("{preset}{with} is played by 2 to {max} players; this showdown has {found}", with = if *with_options { " with these options" } else { "" })]
+    PlayerCount { preset: &'static str, max: usize, found: usize, with_options: bool },
     #[error("seat {seat}: {message}")]
     TablePlay { seat: u32, message: String },
 }
@@ -238,6 +286,8 @@ pub struct Seat {
     pub exposure: Option<Decimal>,
     pub fantasyland_cards: Option<usize>,
     pub penalties: Vec<Penalty>,
+    /// Made to deal by the ace of spades (`singapore` option).
+    pub ace_of_spades_dealer: bool,
 }
 
 impl Seat {
@@ -258,32 +308,40 @@ pub struct Showdown {
     /// Pair stakes as indexes into `seats`.
     pub pair_units: Vec<(usize, usize, Decimal)>,
     pub seats: Vec<Seat>,
-    /// Open-face table options, when the showdown gives them.
-    pub options: Option<TableOptions>,
+    /// The table's options (the default when the showdown gives none).
+    pub options: TableOptions,
+    /// The showdown gave `options`: open-face table play reports its fields.
+    pub options_given: bool,
+    /// The preset's special hands with the options applied (ascending).
+    pub specials: Vec<(SpecialKind, i64)>,
 }
 
 /// Reads an amount of money; `what` names it in an error.
 fn money(value: &MoneyText, what: impl Fn() -> String) -> Result<Decimal, ShowdownError> {
     let number;
     let raw = match value {
-        MoneyText::Text(s) => s.trim(),
+        MoneyText::Text(s) => s.as_str(),
         MoneyText::Number(n) => {
             number = n.to_string();
             &number
         }
     };
-    let amount = Decimal::from_str_exact(raw)
-        .or_else(|_| Decimal::from_scientific(raw))
-        .map_err(|_| ShowdownError::Money(format!("{} {raw:?} is not an amount of money", what())))?;
-    if amount.is_sign_negative() && !amount.is_zero() {
-        return Err(ShowdownError::Money(format!("{} {raw} is negative", what())));
-    }
+    let amount = super::money::parse_plain_decimal(raw).map_err(|e| match e {
+        super::money::MoneyTextError::TooLong => {
+            ShowdownError::Money(format!("{} {raw:?} is too large: larger than {MAX_MONEY}", what()))
+        }
+        // "1e30": say first that it is too large, which is what matters.
+        super::money::MoneyTextError::Exponent if raw.parse::<f64>().is_ok_and(|v| v > MAX_MONEY as f64) => {
+            ShowdownError::Money(format!("{} {raw:?} is too large: larger than {MAX_MONEY} (and {e})", what()))
+        }
+        e => ShowdownError::Money(format!("{} {raw:?} {e}", what())),
+    })?;
     let amount = if amount.scale() > MAX_MONEY_SCALE { amount.normalize() } else { amount };
     if amount.scale() > MAX_MONEY_SCALE {
         return Err(ShowdownError::Money(format!("{} {raw} has more than {MAX_MONEY_SCALE} decimal places", what())));
     }
     if amount > Decimal::from(MAX_MONEY) {
-        return Err(ShowdownError::Money(format!("{} {raw} is larger than {MAX_MONEY}", what())));
+        return Err(ShowdownError::Money(format!("{} {raw} is too large: larger than {MAX_MONEY}", what())));
     }
     Ok(amount.normalize_if_needed())
 }
@@ -316,20 +374,33 @@ impl Showdown {
 
     pub fn from_input(input: &ShowdownInput) -> Result<Showdown, ShowdownError> {
         let name = input.ruleset.as_deref().unwrap_or(ruleset::DEFAULT_PRESET);
-        let rules = ruleset::preset(name).ok_or_else(|| ShowdownError::UnknownPreset(name.to_string()))?;
-        let n = input.seats.len();
-        let options = match &input.options {
-            None => None,
-            Some(v) => Some(TableOptions::from_json(v, rules).map_err(ShowdownError::Options)?),
+        let current = ruleset::preset(name).ok_or_else(|| ShowdownError::UnknownPreset(name.to_string()))?;
+        let rules = match input.ruleset_revision {
+            None => current,
+            Some(revision) => ruleset::preset_at(name, revision).ok_or_else(|| ShowdownError::UnknownRevision {
+                preset: name.to_string(),
+                revision,
+                current: current.revision,
+            })?,
         };
-        match options {
-            None if !(2..=MAX_SEATS).contains(&n) => return Err(ShowdownError::SeatCount(n)),
-            Some(o) if !(2..=o.max_players(rules)).contains(&n) => {
-                return Err(ShowdownError::PlayerCount { preset: rules.name, max: o.max_players(rules), found: n })
+        let n = input.seats.len();
+        let options_given = input.options.is_some();
+        let options = TableOptions::from_json(input.options.as_ref().unwrap_or(&serde_json::Value::Null), rules)
+            .map_err(ShowdownError::Options)?;
+        // Open-face player counts follow from the cards (pineapple: 17 a
+        // seat, so 3 from one deck); from revision 2 whether or not the
+        // showdown gives options.
+        let counted = rules.fantasyland.is_some() && (options_given || rules.open_face_counts_always);
+        let max = if counted { options.max_players(rules) } else { MAX_SEATS };
+        if !(2..=max).contains(&n) {
+            if max == MAX_SEATS && !options_given {
+                return Err(ShowdownError::SeatCount(n));
             }
-            _ => {}
+            return Err(ShowdownError::PlayerCount { preset: rules.name, max, found: n, with_options: options_given });
         }
-        let copies = options.map_or(1, |o| o.copies());
+        let specials = options.specials(rules);
+        let surrender_rule = options.surrender(rules);
+        let copies = options.copies();
         for (i, s) in input.seats.iter().enumerate() {
             if input.seats[..i].iter().any(|t| t.seat == s.seat) {
                 return Err(ShowdownError::RepeatedSeat(s.seat));
@@ -410,19 +481,18 @@ impl Showdown {
             }
             let claim = match s.claim.as_deref() {
                 None => None,
+                Some(name) if specials.is_empty() => {
+                    return Err(ShowdownError::NoSpecials { seat: number, claim: name.to_string(), preset: rules.name })
+                }
                 Some("best") => Some(Claim::Best),
-                Some(name) => match SpecialKind::from_name(name).filter(|k| rules.special_value(*k).is_some()) {
+                Some(name) => match SpecialKind::from_name_in(name, &specials) {
                     Some(kind) => Some(Claim::Named(kind)),
                     None => {
                         return Err(ShowdownError::UnknownSpecial {
                             seat: number,
                             claim: name.to_string(),
                             preset: rules.name,
-                            known: if rules.specials.is_empty() {
-                                "no specials".to_string()
-                            } else {
-                                rules.specials.iter().map(|(k, _)| k.name()).collect::<Vec<_>>().join(", ")
-                            },
+                            known: specials.iter().map(|(k, _)| k.name()).collect::<Vec<_>>().join(", "),
                         })
                     }
                 },
@@ -430,8 +500,25 @@ impl Showdown {
             if claim.is_some() && s.surrender {
                 return Err(ShowdownError::ClaimAndSurrender(number));
             }
-            if s.surrender && rules.surrender == Surrender::NotAllowed {
+            if s.surrender && surrender_rule == Surrender::NotAllowed {
                 return Err(ShowdownError::SurrenderNotAllowed { seat: number, preset: rules.name });
+            }
+            if s.ace_of_spades_dealer {
+                if !options.ace_of_spades_deals {
+                    return Err(ShowdownError::TablePlay {
+                        seat: number,
+                        message: format!(
+                            "ace_of_spades_dealer needs the option ace_of_spades_deals (singapore); the preset is {}",
+                            rules.name
+                        ),
+                    });
+                }
+                if input.dealer.map_or(input.seats[0].seat, |d| d) != number {
+                    return Err(ShowdownError::TablePlay {
+                        seat: number,
+                        message: "ace_of_spades_dealer is given, but the seat is not the dealer".to_string(),
+                    });
+                }
             }
             if s.aces_bet == Some(true) && !rules.aces_bet {
                 return Err(ShowdownError::AcesBetNotAllowed { seat: number, preset: rules.name });
@@ -445,7 +532,7 @@ impl Showdown {
                     seat: number,
                     message: format!("unknown penalty {name:?}; the penalties are early-card, missed-turn, dead-hand"),
                 })?;
-                if !options.is_some_and(|o| o.tournament) {
+                if !options.tournament {
                     return Err(ShowdownError::TablePlay {
                         seat: number,
                         message: format!("penalty {name} needs the tournament option"),
@@ -561,12 +648,12 @@ impl Showdown {
             // Pineapple: 13 placed, the rest discarded. A fantasyland seat
             // discards exactly what it was dealt beyond 13 (a dead or
             // surrendered hand at most that); other seats at most 4.
-            if rules.discards && (options.is_some() || fantasyland_cards.is_some()) {
-                let most = fantasyland_cards.unwrap_or(super::options::PINEAPPLE_CARDS) - super::options::PLACED;
+            if rules.discards && (counted || fantasyland_cards.is_some()) {
+                let most = fantasyland_cards.unwrap_or(PINEAPPLE_CARDS) - PLACED;
                 let exact = fantasyland_cards.is_some() && !dead && !s.surrender;
                 let found = discards.len();
                 if found > most || (exact && found != most) {
-                    let dealt = most + super::options::PLACED;
+                    let dealt = most + PLACED;
                     return Err(ShowdownError::TablePlay {
                         seat: number,
                         message: format!(
@@ -589,9 +676,21 @@ impl Showdown {
                 exposure,
                 fantasyland_cards,
                 penalties,
+                ace_of_spades_dealer: s.ace_of_spades_dealer,
             });
         }
-        Ok(Showdown { ruleset: rules, unit, dealer, rake_per_seat, jackpot_per_seat, pair_units, seats, options })
+        Ok(Showdown {
+            ruleset: rules,
+            unit,
+            dealer,
+            rake_per_seat,
+            jackpot_per_seat,
+            pair_units,
+            seats,
+            options,
+            options_given,
+            specials,
+        })
     }
 
     /// Seat indexes in settlement order: the dealer first, then clockwise;
@@ -604,7 +703,13 @@ impl Showdown {
     }
 
     pub fn tournament(&self) -> bool {
-        self.options.is_some_and(|o| o.tournament)
+        self.options.tournament
+    }
+
+    /// Open-face table play (issue 8) is reported: an open-face preset and
+    /// the showdown gave `options`.
+    pub fn table_play(&self) -> bool {
+        self.options_given && self.ruleset.fantasyland.is_some()
     }
 
     /// Whether this pair settles at all under the preset's structure.

@@ -21,11 +21,16 @@ pub enum SpecialKind {
     AllSmall,
     AllBig,
     TwelvePictures,
-    SmallCards,
+    /// `singapore` revision 1: every card 2 to ten.
+    SmallCardsToTen,
+    /// `singapore` from revision 2 (seed 004): every card 2 to 9.
+    SmallCardsToNine,
+    /// The `no_pictures` option (seed 004): no jack, queen or king.
+    NoPictures,
 }
 
 impl SpecialKind {
-    pub const ALL: [SpecialKind; 15] = [
+    pub const ALL: [SpecialKind; 17] = [
         SpecialKind::ThreeStraights,
         SpecialKind::ThreeFlushes,
         SpecialKind::ThreeStraightFlushes,
@@ -40,7 +45,9 @@ impl SpecialKind {
         SpecialKind::AllSmall,
         SpecialKind::AllBig,
         SpecialKind::TwelvePictures,
-        SpecialKind::SmallCards,
+        SpecialKind::SmallCardsToNine,
+        SpecialKind::SmallCardsToTen,
+        SpecialKind::NoPictures,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,12 +66,20 @@ impl SpecialKind {
             SpecialKind::AllSmall => "all-small",
             SpecialKind::AllBig => "all-big",
             SpecialKind::TwelvePictures => "twelve-pictures",
-            SpecialKind::SmallCards => "small-cards",
+            SpecialKind::SmallCardsToTen | SpecialKind::SmallCardsToNine => "small-cards",
+            SpecialKind::NoPictures => "no-pictures",
         }
     }
 
-    pub fn from_name(name: &str) -> Option<SpecialKind> {
-        SpecialKind::ALL.into_iter().find(|k| k.name() == name)
+    /// The special of this name in `table` (two kinds share the name
+    /// `small-cards`: the table decides which one a preset plays).
+    pub fn from_name_in(name: &str, table: &[(SpecialKind, i64)]) -> Option<SpecialKind> {
+        table.iter().map(|s| s.0).find(|k| k.name() == name)
+    }
+
+    /// Whether any preset has a special of this name.
+    pub fn is_name(name: &str) -> bool {
+        SpecialKind::ALL.iter().any(|k| k.name() == name)
     }
 
     /// What the hand is, in words (for the rules page and errors).
@@ -84,7 +99,9 @@ impl SpecialKind {
             SpecialKind::AllSmall => "every card 2 to 8",
             SpecialKind::AllBig => "every card 8 to ace",
             SpecialKind::TwelvePictures => "all 12 picture cards and any 13th card",
-            SpecialKind::SmallCards => "no card above ten (no picture cards, no aces)",
+            SpecialKind::SmallCardsToTen => "every card 2 to ten (no picture cards, no aces)",
+            SpecialKind::SmallCardsToNine => "every card 2 to 9",
+            SpecialKind::NoPictures => "no picture card (no jack, queen or king)",
         }
     }
 
@@ -182,7 +199,9 @@ pub fn qualifies(kind: SpecialKind, cards: &[Card; 13], rows: Option<&SetRows>) 
         SpecialKind::AllSmall => cards.iter().all(|c| c.rank() <= 6),
         SpecialKind::AllBig => cards.iter().all(|c| c.rank() >= 6),
         SpecialKind::TwelvePictures => [JACK, QUEEN, KING].iter().all(|&r| counts[r as usize] == 4),
-        SpecialKind::SmallCards => cards.iter().all(|c| c.rank() <= TEN),
+        SpecialKind::SmallCardsToTen => cards.iter().all(|c| c.rank() <= TEN),
+        SpecialKind::SmallCardsToNine => cards.iter().all(|c| c.rank() < TEN),
+        SpecialKind::NoPictures => cards.iter().all(|c| !matches!(c.rank(), JACK | QUEEN | KING)),
     }
 }
 
@@ -253,6 +272,16 @@ mod tests {
         assert!(qualifies(SpecialKind::AllSmall, &thirteen("2h 2d 2c 3s 3h 4d 4c 5s 6h 7d 7c 8s 8h"), None));
         assert!(qualifies(SpecialKind::AllBig, &thirteen("8h 8d 9c 9s Th Td Jc Js Qh Kd Kc As Ah"), None));
         assert!(qualifies(SpecialKind::TwelveOneColor, &thirteen("2h 3h 4h 5h 6h 7h 8d 9d Td Jd Qd Kd As"), None));
+        // seed 004, Singapore: "all 13 cards must be in the range 2 to 9 (or
+        // according to some players 2 to 10)"
+        let to_nine = thirteen("2h 3h 4h 5h 6h 7h 8h 9h 2c 3c 4c 5c 9d");
+        let with_ten = thirteen("2h 3h 4h 5h 6h 7h 8h 9h 2c 3c 4c 5c Td");
+        assert!(qualifies(SpecialKind::SmallCardsToNine, &to_nine, None));
+        assert!(!qualifies(SpecialKind::SmallCardsToNine, &with_ten, None));
+        assert!(qualifies(SpecialKind::SmallCardsToTen, &with_ten, None));
+        // "a hand containing no pictures": aces and tens are not pictures
+        assert!(qualifies(SpecialKind::NoPictures, &thirteen("Ah As Ad Ac Th Ts 2d 3c 4h 5s 6d 7c 8h"), None));
+        assert!(!qualifies(SpecialKind::NoPictures, &thirteen("Ah As Ad Ac Th Ts 2d 3c 4h 5s 6d 7c Jh"), None));
     }
 
     #[test]

@@ -2,8 +2,8 @@
 
 use super::card::Rank;
 use super::eval::{Category, Strength3, Strength5};
+use super::rows::RowStrengths;
 use super::ruleset::Row;
-use super::scoring::RowStrengths;
 
 const SINGULAR: [&str; 13] =
     ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];

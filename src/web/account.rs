@@ -4,17 +4,16 @@
 //! loopback address); `pitboss admin create` does the same from a shell.
 
 use actix_session::Session;
-use actix_web::{http::header, web, HttpRequest, HttpResponse, Responder};
+use actix_web::{web, HttpRequest, HttpResponse, Responder};
 use askama::Template;
 use askama_web::WebTemplate;
 
 use super::auth::{self, Identity};
-use super::pages::{form_token, page_with_status, Nav};
-use super::routes::{with_database, with_db};
-use super::startup::AppState;
-use crate::db::audit::Actor;
-use crate::db::users;
-use crate::error::AppError;
+use super::extract::{with_database, with_db};
+use super::helpers::{field, form_again, form_token, see_other, Nav};
+use super::state::AppState;
+use crate::domain::{Actor, AppError, Kind};
+use crate::service::users;
 
 #[derive(Template, WebTemplate)]
 #[template(path = "login.html")]
@@ -23,6 +22,7 @@ struct LoginPage {
     next: String,
     username: String,
     problem: String,
+    notice: String,
 }
 
 #[derive(Template, WebTemplate)]
@@ -39,14 +39,10 @@ struct SetupPage {
 #[derive(Debug, serde::Deserialize)]
 pub struct NextQuery {
     next: Option<String>,
-}
-
-fn field<'a>(form: &'a [(String, String)], name: &str) -> &'a str {
-    form.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("")
-}
-
-fn see_other(location: &str) -> HttpResponse {
-    HttpResponse::SeeOther().insert_header((header::LOCATION, location.to_string())).finish()
+    /// Back from a password change.
+    changed: Option<String>,
+    /// Sent here because the session ended (the dealer screen).
+    expired: Option<String>,
 }
 
 /// `GET /login`.
@@ -64,6 +60,15 @@ pub async fn login_page(
         next: auth::safe_next(query.next.as_deref()),
         username: String::new(),
         problem: String::new(),
+        notice: if query.changed.is_some() {
+            "Your password is changed; sign in with the new one.".to_string()
+        } else if query.expired.is_some() {
+            "Your session has ended. Sign in again to go back where you were; \
+             the cards typed so far are kept in this browser."
+                .to_string()
+        } else {
+            String::new()
+        },
     };
     Ok(page.respond_to(&request).map_into_boxed_body())
 }
@@ -86,11 +91,15 @@ pub async fn login_post(
             auth::start_session(&session, &user)?;
             Ok(see_other(&next))
         }
-        Err(e @ (AppError::Unauthorized(_) | AppError::TooManyRequests(_))) => {
-            let status = actix_web::ResponseError::status_code(&e);
-            let page =
-                LoginPage { nav: Nav::anonymous(auth::session_csrf(&session)), next, username, problem: e.to_string() };
-            Ok(page_with_status(page, &request, status))
+        Err(e) if matches!(e.kind, Kind::Unauthorized | Kind::TooManyRequests) => {
+            let page = LoginPage {
+                nav: Nav::anonymous(auth::session_csrf(&session)),
+                next,
+                username,
+                problem: e.message.clone(),
+                notice: String::new(),
+            };
+            Ok(form_again(page, &request, &e))
         }
         Err(other) => Err(other),
     }
@@ -117,11 +126,14 @@ async fn setup_refusal(state: &web::Data<AppState>, req: &HttpRequest, sent: &st
     let how = "open the /setup link printed in the service's log at start-up, on the server itself, \
                or run `pitboss admin create` there";
     if !auth::is_local(req) {
-        return Err(AppError::Forbidden(format!("the first admin account is made on the server itself: {how}")));
+        return Err(AppError::forbidden(
+            "setup_not_local",
+            format!("the first admin account is made on the server itself: {how}"),
+        ));
     }
     let expected = with_database(state, users::setup_token).await?.unwrap_or_default();
     if expected.is_empty() || !bool::from(subtle::ConstantTimeEq::ct_eq(expected.as_bytes(), sent.as_bytes())) {
-        return Err(AppError::Forbidden(format!("this installation has no user yet: {how}")));
+        return Err(AppError::forbidden("setup_token", format!("this installation has no user yet: {how}")));
     }
     Ok(())
 }
@@ -170,7 +182,7 @@ pub async fn setup_post(
     let (username, display_name) = (field(&form, "username").to_string(), field(&form, "display_name").to_string());
     let (password, again) = (field(&form, "password").to_string(), field(&form, "password_again").to_string());
     let problem = if password != again {
-        Some("the two passwords differ".to_string())
+        Some(AppError::invalid("passwords_differ", "the two passwords differ").at_field("password_again"))
     } else {
         let req = users::NewUserRequest {
             username: username.clone(),
@@ -180,7 +192,7 @@ pub async fn setup_post(
             tables: Vec::new(),
         };
         let actor = Actor::anonymous("setup", &auth::client_ip(&request));
-        match with_database(&state, move |db| users::create_user(db, &actor, &req, true)).await {
+        match with_database(&state, move |db| users::create_user(db, &actor, req, true)).await {
             Ok(_) => {
                 let ip = auth::client_ip(&request);
                 let name = username.clone();
@@ -188,18 +200,71 @@ pub async fn setup_post(
                 auth::start_session(&session, &user)?;
                 return Ok(see_other("/admin/users"));
             }
-            Err(AppError::Invalid(m)) => Some(m),
-            Err(AppError::Conflict(_)) => return Ok(see_other("/login")),
+            Err(e) if e.is(Kind::Invalid) => Some(e),
+            Err(e) if e.is(Kind::Conflict) => return Ok(see_other("/login")),
             Err(other) => return Err(other),
         }
     };
+    let problem = problem.unwrap_or_else(|| AppError::invalid("setup", "the first admin could not be made"));
     let page = SetupPage {
         setup_token: token,
         nav: Nav::anonymous(auth::session_csrf(&session)),
         username,
         display_name,
-        problem: problem.unwrap_or_default(),
+        problem: problem.message.clone(),
         min_password: users::PASSWORD_LENGTH.0,
     };
-    Ok(page_with_status(page, &request, actix_web::http::StatusCode::UNPROCESSABLE_ENTITY))
+    Ok(form_again(page, &request, &problem))
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "password.html")]
+struct PasswordPage {
+    nav: Nav,
+    problem: String,
+    min_password: usize,
+}
+
+/// `GET /account/password`: choose a new password of one's own.
+pub async fn password_page(identity: Identity) -> Result<impl Responder, AppError> {
+    Ok(PasswordPage { nav: Nav::of(&identity), problem: String::new(), min_password: users::PASSWORD_LENGTH.0 })
+}
+
+/// `POST /account/password` (a form): the current and the new password. Every
+/// session of the user ends, this one too: they sign in again with the new one.
+pub async fn password_post(
+    state: web::Data<AppState>,
+    identity: Identity,
+    session: Session,
+    request: HttpRequest,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    identity.check_csrf(form_token(&form))?;
+    let (current, new) = (field(&form, "current_password").to_string(), field(&form, "new_password").to_string());
+    if new != field(&form, "new_password_again") {
+        let problem = AppError::invalid("passwords_differ", "the two new passwords differ; type the same one twice")
+            .at_field("new_password_again");
+        let page = PasswordPage {
+            nav: Nav::of(&identity),
+            problem: problem.message.clone(),
+            min_password: users::PASSWORD_LENGTH.0,
+        };
+        return Ok(form_again(page, &request, &problem));
+    }
+    let actor = identity.actor.clone();
+    match with_database(&state, move |db| users::change_own_password(db, &actor, &current, &new)).await {
+        Ok(()) => {
+            auth::end_session(&session);
+            Ok(see_other("/login?changed=1"))
+        }
+        Err(e) if e.is(Kind::Invalid) => {
+            let page = PasswordPage {
+                nav: Nav::of(&identity),
+                problem: e.message.clone(),
+                min_password: users::PASSWORD_LENGTH.0,
+            };
+            Ok(form_again(page, &request, &e))
+        }
+        Err(other) => Err(other),
+    }
 }

@@ -17,10 +17,10 @@ use actix_web::{http::header, web, FromRequest, HttpRequest, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 use subtle::ConstantTimeEq;
 
-use super::startup::AppState;
-use crate::db::audit::Actor;
-use crate::db::users::{self, Role, User};
-use crate::error::AppError;
+use super::extract::with_db;
+use super::state::AppState;
+use crate::domain::{Actor, AppError, Role, TableId, User};
+use crate::service::users;
 
 /// A session lasts at most this long after sign-in.
 pub const SESSION_HOURS: i64 = 12;
@@ -44,8 +44,12 @@ impl Identity {
         self.user.require(roles)
     }
 
-    pub fn require_table(&self, table_id: i64) -> Result<(), AppError> {
-        self.user.require_table(table_id)
+    pub fn require_table(&self, table: TableId) -> Result<(), AppError> {
+        self.user.require_table(table)
+    }
+
+    pub fn require_scan(&self, table: TableId) -> Result<(), AppError> {
+        self.user.require_scan(table)
     }
 
     /// A form posted in a session must carry the session's token.
@@ -67,8 +71,9 @@ fn check_token(expected: &str, sent: Option<&str>) -> Result<(), AppError> {
     if !expected.is_empty() && bool::from(expected.as_bytes().ct_eq(sent.as_bytes())) {
         Ok(())
     } else {
-        Err(AppError::Forbidden(
-            "the form's security token is missing or out of date; reload the page and send it again".to_string(),
+        Err(AppError::forbidden(
+            "csrf_token",
+            "the form's security token is missing or out of date; reload the page and send it again",
         ))
     }
 }
@@ -122,8 +127,8 @@ pub fn check_session_csrf(session: &Session, sent: Option<&str>) -> Result<(), A
 pub fn start_session(session: &Session, user: &User) -> Result<(), AppError> {
     session.renew();
     session.clear();
-    let fail = |e: actix_session::SessionInsertError| AppError::Internal(format!("session: {e}"));
-    session.insert(UID, user.id).map_err(fail)?;
+    let fail = |e: actix_session::SessionInsertError| AppError::internal(format!("session: {e}"));
+    session.insert(UID, user.id.get()).map_err(fail)?;
     session.insert(EPOCH, user.session_epoch).map_err(fail)?;
     session.insert(SIGNED_IN_AT, now_secs()).map_err(fail)?;
     session.insert(CSRF, users::random_hex(32)).map_err(fail)?;
@@ -137,23 +142,26 @@ pub fn end_session(session: &Session) {
 /// The signed-in user, from an API token or the session; `None` when there
 /// is none (or it has ended).
 async fn resolve(req: &HttpRequest) -> Result<Option<Identity>, AppError> {
-    let state =
-        req.app_data::<web::Data<AppState>>().cloned().ok_or_else(|| AppError::Internal("no app state".to_string()))?;
+    let state = req.app_data::<web::Data<AppState>>().cloned().ok_or_else(|| AppError::internal("no app state"))?;
     let ip = client_ip(req);
     let bearer = req.headers().get(header::AUTHORIZATION).map(|v| v.to_str().unwrap_or("").trim().to_string());
     if let Some(value) = bearer {
         let token = value.strip_prefix("Bearer ").map(str::trim).unwrap_or("").to_string();
         if token.is_empty() || token.len() > 200 {
-            return Err(AppError::Unauthorized("the Authorization header must be `Bearer <token>`".to_string()));
+            return Err(AppError::unauthorized(
+                "bad_authorization",
+                "the Authorization header must be `Bearer <token>`",
+            ));
         }
-        let user = super::routes::with_db(&state, move |c| users::user_for_token(c, &token)).await?;
+        let user = with_db(&state, move |c| users::user_for_token(c, &token)).await?;
         return match user {
-            Some(user) => {
-                let actor = Actor { user_id: Some(user.id), username: user.username.clone(), ip };
+            Some((user, token_id)) => {
+                let actor = Actor::of(&user, ip, Some(token_id));
                 Ok(Some(Identity { user, actor, csrf: None }))
             }
-            None => Err(AppError::Unauthorized(
-                "this API token is not valid (unknown, revoked or its user is inactive)".to_string(),
+            None => Err(AppError::unauthorized(
+                "bad_token",
+                "this API token is not valid (unknown, revoked, expired, or its user is inactive)",
             )),
         };
     }
@@ -170,10 +178,10 @@ async fn resolve(req: &HttpRequest) -> Result<Option<Identity>, AppError> {
         end_session(&session);
         return Ok(None);
     }
-    let user = super::routes::with_db(&state, move |c| users::active_user(c, uid)).await?;
+    let user = with_db(&state, move |c| users::active_user(c, crate::domain::UserId(uid))).await?;
     match user {
         Some(user) if user.session_epoch == epoch => {
-            let actor = Actor { user_id: Some(user.id), username: user.username.clone(), ip };
+            let actor = Actor::of(&user, ip, None);
             Ok(Some(Identity { user, actor, csrf: Some(csrf) }))
         }
         _ => {
@@ -192,10 +200,14 @@ impl FromRequest for Identity {
         let req = req.clone();
         Box::pin(async move {
             match resolve(&req).await {
-                Ok(Some(identity)) => Ok(identity),
+                Ok(Some(identity)) => {
+                    super::observe::note_request(&req, &identity.user.username);
+                    Ok(identity)
+                }
                 Ok(None) if !req.path().starts_with("/api/") => Err(to_sign_in(&req)),
-                Ok(None) => Err(AppError::Unauthorized(
-                    "sign in first: send `Authorization: Bearer <API token>` or a session cookie".to_string(),
+                Ok(None) => Err(AppError::unauthorized(
+                    "not_signed_in",
+                    "sign in first: send `Authorization: Bearer <API token>` or a session cookie",
                 )
                 .into()),
                 Err(e) => Err(e.into()),

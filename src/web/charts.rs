@@ -6,7 +6,7 @@
 use chrono::NaiveDateTime;
 use std::fmt::Write;
 
-use crate::money::from_cents;
+use crate::domain::Money;
 
 const WIDTH: f64 = 800.0;
 const HEIGHT: f64 = 320.0;
@@ -35,7 +35,7 @@ pub fn escape(text: &str) -> String {
 }
 
 fn money(cents: i64) -> String {
-    format!("{:.2}", from_cents(cents))
+    Money::from_cents(cents).to_string()
 }
 
 fn open(out: &mut String, id: &str, title: &str, desc: &str) {

@@ -3,37 +3,22 @@
 //! public jackpot display. Every form carries the session's token; every
 //! handler checks its roles.
 
-use actix_web::{http::header, web, HttpRequest, HttpResponse, Responder};
+use actix_web::{web, HttpRequest, HttpResponse, Responder};
 use askama::Template;
 use askama_web::WebTemplate;
 
 use super::auth::Identity;
-use super::pages::{form_problem, form_token, page_with_status, Nav};
-use super::routes::{with_database, with_db};
-use super::startup::AppState;
-use crate::db::audit::{self, AuditEventView, AuditQuery, ExceptionView};
-use crate::db::jackpots::{self, Decision, HitView, PoolBalance};
-use crate::db::tables;
-use crate::db::users::{self, Role, UserView};
-use crate::error::AppError;
-
-fn field<'a>(form: &'a [(String, String)], name: &str) -> &'a str {
-    form.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("")
-}
-
-fn see_other(location: &str) -> HttpResponse {
-    HttpResponse::SeeOther().insert_header((header::LOCATION, location.to_string())).finish()
-}
-
-/// A stored (UTC) time as shown on a page: in the casino's time zone.
-fn shown(at: &chrono::NaiveDateTime, tz: chrono_tz::Tz) -> String {
-    at.and_utc().with_timezone(&tz).format("%Y-%m-%d %H:%M:%S %Z").to_string()
-}
-
-/// A stored time in CSV: UTC.
-fn utc(at: &chrono::NaiveDateTime) -> String {
-    at.format("%Y-%m-%d %H:%M:%S").to_string()
-}
+use super::bodies::{NewPoolBody, NewTableBody, RulesetBody};
+use super::extract::{with_database, with_db};
+use super::helpers::{
+    csv_text, field, form_again, form_problem, form_token, optional, see_other, shown, utc, CsvFile, Nav,
+};
+use super::routes::jackpots::REVIEWERS;
+use super::state::AppState;
+use crate::domain::{AppError, HitId, Role, SignoffAction, TableId, UserId};
+use crate::service::audit::{self, AuditEventView, AuditQuery, ExceptionView};
+use crate::service::jackpots::{self, HitFilter, HitView, PoolBalance};
+use crate::service::users::{self, UserView};
 
 #[derive(Template, WebTemplate)]
 #[template(path = "floor.html")]
@@ -61,12 +46,12 @@ async fn floor_page_for(
     identity: &Identity,
     problem: String,
 ) -> Result<FloorPage, AppError> {
-    identity.require(super::routes::jackpots::REVIEWERS)?;
+    identity.require(REVIEWERS)?;
     let (pools, open, decided) = with_db(state, |c| {
         Ok((
             jackpots::pool_balances(c)?,
-            jackpots::list_hits(c, Some("open"), 500)?,
-            jackpots::list_hits(c, Some("decided"), 30)?,
+            jackpots::list_hits(c, Some(HitFilter::Open), 500)?,
+            jackpots::list_hits(c, Some(HitFilter::Decided), 30)?,
         ))
     })
     .await?;
@@ -77,8 +62,8 @@ async fn floor_page_for(
         open,
         decided,
         me: identity.user.username.clone(),
-        can_approve: identity.user.has_any(Decision::Approve.roles()),
-        can_verify: identity.user.has_any(Decision::Verify.roles()),
+        can_approve: identity.user.has_any(jackpots::roles_for(SignoffAction::Approve)),
+        can_verify: identity.user.has_any(jackpots::roles_for(SignoffAction::Verify)),
         problem,
     })
 }
@@ -91,27 +76,24 @@ pub async fn floor_page(state: web::Data<AppState>, identity: Identity) -> Resul
 /// `POST /floor/jackpots/{id}/{approve|verify|reject}` (a form).
 pub async fn decide_post(
     state: web::Data<AppState>,
-    path: web::Path<(i64, String)>,
+    path: web::Path<(HitId, String)>,
     identity: Identity,
     form: web::Form<Vec<(String, String)>>,
     request: HttpRequest,
 ) -> Result<HttpResponse, AppError> {
     identity.check_csrf(form_token(&form))?;
     let (id, action) = path.into_inner();
-    let decision = match action.as_str() {
-        "approve" => Decision::Approve,
-        "verify" => Decision::Verify,
-        "reject" => Decision::Reject,
-        other => return Err(AppError::NotFound(format!("no such decision: {other}"))),
-    };
-    identity.require(decision.roles())?;
+    let decision = SignoffAction::parse(&action)
+        .ok_or_else(|| AppError::not_found("no_route", format!("no such decision: {action}")))?;
+    identity.require(jackpots::roles_for(decision))?;
     let reason = field(&form, "reason").to_string();
     let (user, actor) = (identity.user.clone(), identity.actor.clone());
     match with_database(&state, move |db| jackpots::decide(db, &user, &actor, id, decision, &reason)).await {
         Ok(_) => Ok(see_other("/floor")),
         Err(e) => {
-            let page = floor_page_for(&state, &identity, form_problem(e)?).await?;
-            Ok(page_with_status(page, &request, actix_web::http::StatusCode::UNPROCESSABLE_ENTITY))
+            let problem = form_problem(e)?;
+            let page = floor_page_for(&state, &identity, problem.message.clone()).await?;
+            Ok(form_again(page, &request, &problem))
         }
     }
 }
@@ -144,27 +126,21 @@ impl ExceptionsPage {
 
 /// `GET /exceptions`: every void, rejected hit and ruleset change.
 pub async fn exceptions_page(state: web::Data<AppState>, identity: Identity) -> Result<impl Responder, AppError> {
-    identity.require(super::routes::jackpots::REVIEWERS)?;
+    identity.require(REVIEWERS)?;
     Ok(ExceptionsPage { tz: state.time_zone, nav: Nav::of(&identity), rows: with_db(&state, audit::exceptions).await? })
 }
 
 /// `GET /exceptions.csv` (RFC 4180).
 pub async fn exceptions_csv(state: web::Data<AppState>, identity: Identity) -> Result<HttpResponse, AppError> {
-    identity.require(super::routes::jackpots::REVIEWERS)?;
+    identity.require(REVIEWERS)?;
     let rows = with_db(&state, audit::exceptions).await?;
-    let mut out = csv::Writer::from_writer(Vec::new());
-    let csv_error = |e: csv::Error| AppError::Internal(e.to_string());
-    out.write_record(["at_utc", "kind", "table", "subject", "reason", "note", "by"]).map_err(csv_error)?;
+    let mut out = CsvFile::new();
+    out.row(["at_utc", "kind", "table", "subject", "reason", "note", "by"])?;
     for r in &rows {
-        let t = super::csv_text;
-        out.write_record([&utc(&r.at), r.kind, &t(&r.table), &r.subject, &t(&r.reason), &t(&r.note), &t(&r.by)])
-            .map_err(csv_error)?;
+        let t = csv_text;
+        out.row([utc(&r.at), r.kind.to_string(), t(&r.table), r.subject.clone(), t(&r.reason), t(&r.note), t(&r.by)])?;
     }
-    let bytes = out.into_inner().map_err(|e| AppError::Internal(e.to_string()))?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header(("Content-Disposition", "attachment; filename=\"exceptions.csv\""))
-        .body(bytes))
+    out.finish("exceptions.csv")
 }
 
 #[derive(Template, WebTemplate)]
@@ -204,7 +180,7 @@ pub async fn audit_page(
 struct UsersPage {
     nav: Nav,
     users: Vec<UserView>,
-    tables: Vec<(i64, String)>,
+    tables: Vec<(TableId, String)>,
     roles: Vec<&'static str>,
     problem: String,
     /// A token just made: shown once.
@@ -216,7 +192,7 @@ impl UsersPage {
         user.roles.iter().any(|r| r.name() == role)
     }
 
-    fn assigned(&self, user: &UserView, table: &i64) -> bool {
+    fn assigned(&self, user: &UserView, table: &TableId) -> bool {
         user.tables.contains(table)
     }
 }
@@ -228,11 +204,7 @@ async fn users_page_for(
     new_token: String,
 ) -> Result<UsersPage, AppError> {
     identity.require(&[Role::Admin])?;
-    let (users, tables) = with_db(state, |c| {
-        let tables = tables::list_tables(c)?.into_iter().map(|t| (t.id, t.name)).collect();
-        Ok((users::list_users(c)?, tables))
-    })
-    .await?;
+    let (users, tables) = with_db(state, |c| Ok((users::list_users(c)?, crate::db::tables::table_names(c)?))).await?;
     Ok(UsersPage {
         nav: Nav::of(identity),
         users,
@@ -252,8 +224,8 @@ fn roles_from(form: &[(String, String)]) -> Vec<String> {
     form.iter().filter(|(k, _)| k == "role").map(|(_, v)| v.clone()).collect()
 }
 
-fn tables_from(form: &[(String, String)]) -> Vec<i64> {
-    form.iter().filter(|(k, _)| k == "table").filter_map(|(_, v)| v.parse().ok()).collect()
+fn tables_from(form: &[(String, String)]) -> Vec<TableId> {
+    form.iter().filter(|(k, _)| k == "table").filter_map(|(_, v)| v.parse().ok()).map(TableId).collect()
 }
 
 async fn users_answer(
@@ -268,8 +240,9 @@ async fn users_answer(
             Ok(users_page_for(state, identity, String::new(), token).await?.respond_to(request).map_into_boxed_body())
         }
         Err(e) => {
-            let page = users_page_for(state, identity, form_problem(e)?, String::new()).await?;
-            Ok(page_with_status(page, request, actix_web::http::StatusCode::UNPROCESSABLE_ENTITY))
+            let problem = form_problem(e)?;
+            let page = users_page_for(state, identity, problem.message.clone(), String::new()).await?;
+            Ok(form_again(page, request, &problem))
         }
     }
 }
@@ -292,14 +265,14 @@ pub async fn create_user_post(
     };
     let actor = identity.actor.clone();
     let outcome =
-        with_database(&state, move |db| users::create_user(db, &actor, &req, false).map(|_| String::new())).await;
+        with_database(&state, move |db| users::create_user(db, &actor, req, false).map(|_| String::new())).await;
     users_answer(&state, &identity, &request, outcome).await
 }
 
 /// `POST /admin/users/{id}` (a form): roles, tables, active, a new password.
 pub async fn update_user_post(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<UserId>,
     identity: Identity,
     form: web::Form<Vec<(String, String)>>,
     request: HttpRequest,
@@ -316,15 +289,14 @@ pub async fn update_user_post(
         tables: Some(tables_from(&form)),
     };
     let actor = identity.actor.clone();
-    let outcome =
-        with_database(&state, move |db| users::update_user(db, &actor, id, &req).map(|_| String::new())).await;
+    let outcome = with_database(&state, move |db| users::update_user(db, &actor, id, req).map(|_| String::new())).await;
     users_answer(&state, &identity, &request, outcome).await
 }
 
 /// `POST /admin/users/{id}/tokens` (a form): a new API token, shown once.
 pub async fn create_token_post(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<UserId>,
     identity: Identity,
     form: web::Form<Vec<(String, String)>>,
     request: HttpRequest,
@@ -332,9 +304,22 @@ pub async fn create_token_post(
     identity.check_csrf(form_token(&form))?;
     identity.require(&[Role::Admin])?;
     let id = path.into_inner();
-    let req = users::NewTokenRequest { label: field(&form, "label").to_string() };
+    // "scanner": a card reader's token (scans only); else the user's roles.
+    let req = users::NewTokenRequest {
+        label: field(&form, "label").to_string(),
+        roles: (field(&form, "scope") == "scanner").then(|| vec!["scanner".to_string()]),
+        tables: optional(&form, "tables")
+            .map(|t| {
+                t.split([',', ' ']).filter(|s| !s.is_empty()).map(|s| s.trim().parse::<i64>().map(TableId)).collect()
+            })
+            .transpose()
+            .map_err(|_| {
+                AppError::invalid("bad_table", "tables: give table numbers separated by commas").at_field("tables")
+            })?,
+        expires_at: optional(&form, "expires_at"),
+    };
     let actor = identity.actor.clone();
-    let outcome = with_database(&state, move |db| users::create_token(db, &actor, id, &req).map(|t| t.token)).await;
+    let outcome = with_database(&state, move |db| users::create_token(db, &actor, id, req).map(|t| t.token)).await;
     users_answer(&state, &identity, &request, outcome).await
 }
 
@@ -342,7 +327,7 @@ pub async fn create_token_post(
 #[template(path = "admin_tables.html")]
 struct AdminTablesPage {
     nav: Nav,
-    tables: Vec<tables::TableView>,
+    tables: Vec<crate::service::tables::TableView>,
     pools: Vec<PoolBalance>,
     presets: Vec<&'static str>,
     problem: String,
@@ -354,7 +339,8 @@ async fn admin_tables_for(
     problem: String,
 ) -> Result<AdminTablesPage, AppError> {
     identity.require(&[Role::Admin])?;
-    let (tables, pools) = with_db(state, |c| Ok((tables::list_tables(c)?, jackpots::pool_balances(c)?))).await?;
+    let (tables, pools) =
+        with_db(state, |c| Ok((crate::service::tables::list_tables(c)?, jackpots::pool_balances(c)?))).await?;
     Ok(AdminTablesPage {
         nav: Nav::of(identity),
         tables,
@@ -378,14 +364,11 @@ async fn admin_tables_answer(
     match outcome {
         Ok(()) => Ok(see_other("/admin/tables")),
         Err(e) => {
-            let page = admin_tables_for(state, identity, form_problem(e)?).await?;
-            Ok(page_with_status(page, request, actix_web::http::StatusCode::UNPROCESSABLE_ENTITY))
+            let problem = form_problem(e)?;
+            let page = admin_tables_for(state, identity, problem.message.clone()).await?;
+            Ok(form_again(page, request, &problem))
         }
     }
-}
-
-fn optional(form: &[(String, String)], name: &str) -> Option<String> {
-    Some(field(form, name).trim().to_string()).filter(|v| !v.is_empty())
 }
 
 /// `POST /admin/pools` (a form): a new jackpot pool.
@@ -397,13 +380,15 @@ pub async fn create_pool_post(
 ) -> Result<HttpResponse, AppError> {
     identity.check_csrf(form_token(&form))?;
     identity.require(&[Role::Admin])?;
-    let req = tables::NewPoolRequest {
-        name: field(&form, "name").to_string(),
-        seed: field(&form, "seed").to_string(),
-        shares: None,
-    };
+    let body =
+        NewPoolBody { name: field(&form, "name").to_string(), seed: field(&form, "seed").to_string(), shares: None };
     let actor = identity.actor.clone();
-    let outcome = with_database(&state, move |db| tables::create_pool(db, &actor, &req).map(|_| ())).await;
+    let outcome = match body.parse() {
+        Ok(req) => {
+            with_database(&state, move |db| crate::service::tables::create_pool(db, &actor, req).map(|_| ())).await
+        }
+        Err(e) => Err(e),
+    };
     admin_tables_answer(&state, &identity, &request, outcome).await
 }
 
@@ -416,36 +401,37 @@ pub async fn create_table_post(
 ) -> Result<HttpResponse, AppError> {
     identity.check_csrf(form_token(&form))?;
     identity.require(&[Role::Admin])?;
-    let seat_count = match optional(&form, "seat_count").map(|s| s.parse::<i32>()) {
-        Some(Err(_)) => Err(AppError::Invalid("seat_count must be a whole number".to_string())),
-        Some(Ok(n)) => Ok(Some(n)),
-        None => Ok(None),
-    };
-    let pool_id = match optional(&form, "pool_id").map(|s| s.parse::<i64>()) {
-        Some(Err(_)) => Err(AppError::Invalid("pool_id must be a pool".to_string())),
-        Some(Ok(n)) => Ok(Some(n)),
-        None => Ok(None),
-    };
-    let outcome = match (seat_count, pool_id) {
-        (Ok(seat_count), Ok(pool_id)) => {
-            let req = tables::NewTableRequest {
-                name: field(&form, "name").to_string(),
-                seat_count,
-                pool_id,
-                time_zone: optional(&form, "time_zone"),
-                gaming_day_cutoff: optional(&form, "gaming_day_cutoff"),
-                ruleset: tables::RulesetRequest {
-                    preset: field(&form, "preset").to_string(),
-                    unit: field(&form, "unit").to_string(),
-                    rake_per_seat: optional(&form, "rake_per_seat"),
-                    jackpot_part: optional(&form, "jackpot_part"),
-                    options: None,
-                },
-            };
-            let actor = identity.actor.clone();
-            with_database(&state, move |db| tables::create_table(db, &actor, &req).map(|_| ())).await
+    let parsed = (|| {
+        let seat_count = optional(&form, "seat_count").map(|s| s.parse::<i32>()).transpose().map_err(|_| {
+            AppError::invalid("bad_seat_count", "seat_count must be a whole number").at_field("seat_count")
+        })?;
+        let pool_id = optional(&form, "pool_id")
+            .map(|s| s.parse::<i64>().map(crate::domain::PoolId))
+            .transpose()
+            .map_err(|_| AppError::invalid("bad_pool", "pool_id must be a pool").at_field("pool_id"))?;
+        NewTableBody {
+            name: field(&form, "name").to_string(),
+            seat_count,
+            pool_id,
+            time_zone: optional(&form, "time_zone"),
+            gaming_day_cutoff: optional(&form, "gaming_day_cutoff"),
+            ruleset: RulesetBody {
+                preset: field(&form, "preset").to_string(),
+                unit: field(&form, "unit").to_string(),
+                rake_per_seat: optional(&form, "rake_per_seat"),
+                jackpot_part: optional(&form, "jackpot_part"),
+                options: None,
+                pair_units: None,
+            },
         }
-        (Err(e), _) | (_, Err(e)) => Err(e),
+        .parse()
+    })();
+    let actor = identity.actor.clone();
+    let outcome = match parsed {
+        Ok(req) => {
+            with_database(&state, move |db| crate::service::tables::create_table(db, &actor, req).map(|_| ())).await
+        }
+        Err(e) => Err(e),
     };
     admin_tables_answer(&state, &identity, &request, outcome).await
 }

@@ -1,23 +1,24 @@
-//! The HTTP shell around the engine: thin handlers, one JSON error shape.
+//! The HTTP shell around the service: extractors (who is asking, bodies),
+//! thin handlers (the JSON API in `routes`, the pages), one home for their
+//! helpers, and the one place errors become answers (`error`).
 
 pub mod account;
 pub mod auth;
+pub mod bodies;
 pub mod charts;
+pub mod dealer;
 pub mod error;
+pub mod error_page;
+pub mod extract;
 pub mod floor;
+pub mod headers;
+pub mod helpers;
+pub mod observe;
+pub mod openapi;
 pub mod pages;
 pub mod reports;
 pub mod routes;
 pub mod startup;
+pub mod state;
 
-pub use startup::{run, Settings};
-
-/// Text typed by people (names, notes) as a CSV field: one a spreadsheet would
-/// read as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`,
-/// so it shows as text. Not for numbers.
-pub fn csv_text(name: &str) -> String {
-    match name.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{name}"),
-        _ => name.to_string(),
-    }
-}
+pub use startup::{run, start, Service};

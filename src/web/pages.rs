@@ -5,76 +5,15 @@
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
-use serde_json::Value;
 
 use super::auth::Identity;
-use super::routes::{with_database, with_db};
-use super::startup::AppState;
-use crate::db::users::Role;
-use crate::db::{hands, tables};
-use crate::error::AppError;
-
-/// The signed-in user's bar on every page: who, their links, the sign-out
-/// form (with the session's form token).
-pub struct Nav {
-    pub username: String,
-    pub display_name: String,
-    pub floor: bool,
-    pub accountant: bool,
-    pub admin: bool,
-    pub csrf: String,
-}
-
-impl Nav {
-    pub fn of(identity: &Identity) -> Nav {
-        let user = &identity.user;
-        Nav {
-            username: user.username.clone(),
-            display_name: user.display_name.clone(),
-            floor: user.has(Role::Floor),
-            accountant: user.has(Role::Accountant),
-            admin: user.has(Role::Admin),
-            csrf: identity.csrf_token(),
-        }
-    }
-
-    /// Nobody signed in (the sign-in and first-admin pages).
-    pub fn anonymous(csrf: String) -> Nav {
-        Nav {
-            username: String::new(),
-            display_name: String::new(),
-            floor: false,
-            accountant: false,
-            admin: false,
-            csrf,
-        }
-    }
-}
-
-/// A page answered with `status` (a form shown again with its problem).
-pub fn page_with_status(
-    page: impl actix_web::Responder,
-    request: &actix_web::HttpRequest,
-    status: actix_web::http::StatusCode,
-) -> HttpResponse {
-    let mut response = page.respond_to(request).map_into_boxed_body();
-    *response.status_mut() = status;
-    response
-}
-
-/// The words of an error that a form shows above itself (bad input, a
-/// conflict, something missing, a refusal); any other error passes on.
-pub fn form_problem(error: AppError) -> Result<String, AppError> {
-    match error {
-        AppError::Invalid(m) | AppError::Conflict(m) | AppError::NotFound(m) | AppError::Forbidden(m) => Ok(m),
-        other => Err(other),
-    }
-}
-
-/// The form token a form post carries.
-pub fn form_token(fields: &[(String, String)]) -> Option<&str> {
-    fields.iter().find(|(k, _)| k == "csrf_token").map(|(_, v)| v.as_str())
-}
+use super::bodies::{AmountBody, SeatPlayerBody};
+use super::dealer;
+use super::extract::{with_database, with_db};
+use super::helpers::{field, form_again, form_problem, form_token, page_with_status, see_other, CsvFile, Nav};
+use super::state::AppState;
+use crate::domain::{AppError, EntryKind, HandNumber, HandStatus, HitStatus, Money, Role, SeatNo, TableId, VoidReason};
+use crate::service::{hands, tables};
 
 /// The stylesheets, built into the binary from `static/`.
 const STATIC_FILES: [(&str, &str, &str); 3] = [
@@ -89,7 +28,7 @@ pub async fn static_file(path: web::Path<String>) -> Result<HttpResponse, AppErr
     let (_, content_type, body) = STATIC_FILES
         .iter()
         .find(|(n, _, _)| *n == name)
-        .ok_or_else(|| AppError::NotFound(format!("no such file: /static/{name}")))?;
+        .ok_or_else(|| AppError::not_found("no_file", format!("no such file: /static/{name}")))?;
     Ok(HttpResponse::Ok()
         .content_type(*content_type)
         .insert_header(("Cache-Control", "public, max-age=3600"))
@@ -112,13 +51,15 @@ pub async fn tables_page(
 }
 
 struct SeatBox {
-    number: i32,
+    number: SeatNo,
     player: Option<String>,
     stack: String,
     dealer: bool,
     fantasyland: bool,
     /// "fantasyland this hand: 16 cards, exposure 9" (open-face table play).
     fantasyland_note: String,
+    /// A refusal of a form of this seat, in words.
+    problem: String,
 }
 
 #[derive(Template, WebTemplate)]
@@ -129,50 +70,69 @@ struct TablePage {
     deals: bool,
     table: tables::TableView,
     seats: Vec<SeatBox>,
-    last_committed: Option<i32>,
+    last_committed: Option<HandNumber>,
     problem: String,
+    /// The seat the problem belongs to (shown in that seat's box).
+    problem_seat: Option<SeatNo>,
 }
 
 /// `GET /tables/{id}`: the table as the dealer sees it.
 pub async fn table_page(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     identity: Identity,
 ) -> Result<impl actix_web::Responder, AppError> {
-    table_view(&state, &identity, path.into_inner(), String::new()).await
+    table_view(&state, &identity, path.into_inner(), String::new(), None).await
 }
 
 /// `POST /tables/{id}/start-hand` (a form): starts the next hand and opens
 /// its entry; a problem comes back on the table page.
 pub async fn start_hand_post(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     identity: Identity,
     form: web::Form<Vec<(String, String)>>,
     request: actix_web::HttpRequest,
 ) -> Result<HttpResponse, AppError> {
-    use actix_web::Responder;
     let id = path.into_inner();
     identity.check_csrf(form_token(&form))?;
     identity.require_table(id)?;
     let actor = identity.actor.clone();
-    match with_database(&state, move |db| hands::start_hand(db, &actor, id, &hands::StartHandRequest::default())).await
-    {
+    match with_database(&state, move |db| hands::start_hand(db, &actor, id, hands::StartHandRequest::default())).await {
         Ok(hand) => Ok(see_other(&format!("/tables/{id}/hands/{}/entry", hand.number))),
-        Err(AppError::Invalid(message)) | Err(AppError::Conflict(message)) => {
-            Ok(table_view(&state, &identity, id, message).await?.respond_to(&request).map_into_boxed_body())
+        Err(e) => {
+            let problem = form_problem(e)?;
+            let page = table_view(&state, &identity, id, problem.message.clone(), None).await?;
+            Ok(form_again(page, &request, &problem))
         }
-        Err(other) => Err(other),
     }
+}
+
+/// A cash-out asked for (`done: false`, the confirmation) or made (the slip).
+#[derive(Template, WebTemplate)]
+#[template(path = "cash_out.html")]
+struct CashOutPage {
+    nav: Nav,
+    table_id: TableId,
+    table_name: String,
+    seat: SeatNo,
+    player: String,
+    amount: Money,
+    done: bool,
+    /// The slip: when (the table's time zone), by whom, the ledger row.
+    at: String,
+    by: String,
+    entry: String,
 }
 
 /// `POST /tables/{id}/seats/{seat}/{seat|add-on|cash-out}` (forms on the
 /// table page, the table's dealer or the floor): seats a player with a
-/// buy-in, adds chips, or cashes the whole stack out; a problem comes back on
-/// the table page.
+/// buy-in, adds chips, or cashes the whole stack out: first a confirmation
+/// naming player and amount, then (with `confirm=yes`) the cash-out and its
+/// slip. A problem comes back on the table page, in the seat's box.
 pub async fn seat_post(
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32, String)>,
+    path: web::Path<(TableId, SeatNo, String)>,
     identity: Identity,
     form: web::Form<Vec<(String, String)>>,
     request: actix_web::HttpRequest,
@@ -180,63 +140,119 @@ pub async fn seat_post(
     let (id, seat, action) = path.into_inner();
     identity.check_csrf(form_token(&form))?;
     identity.require_table(id)?;
-    let field =
-        |name: &str| form.iter().find(|(k, _)| k == name).map(|(_, v)| v.trim().to_string()).unwrap_or_default();
+    let value = |name: &str| field(&form, name).trim().to_string();
     let actor = identity.actor.clone();
     let outcome = match action.as_str() {
-        "seat" => {
-            let req = tables::SeatPlayerRequest { seat, player: field("player"), buy_in: field("amount") };
-            with_database(&state, move |db| tables::seat_player(db, &actor, id, &req)).await
-        }
-        "add-on" => {
-            let req = tables::AmountRequest { amount: field("amount") };
-            with_database(&state, move |db| tables::add_on(db, &actor, id, seat, &req)).await
-        }
-        "cash-out" => with_database(&state, move |db| tables::cash_out(db, &actor, id, seat)).await,
-        other => return Err(AppError::NotFound(format!("no such seat action: {other}"))),
+        "seat" => match (SeatPlayerBody { seat: seat.get(), player: value("player"), buy_in: value("amount") }).parse()
+        {
+            Ok(req) => with_database(&state, move |db| tables::seat_player(db, &actor, id, req)).await.map(|_| None),
+            Err(e) => Err(e),
+        },
+        "add-on" => match (AmountBody { amount: value("amount") }).parse() {
+            Ok(amount) => {
+                with_database(&state, move |db| tables::add_on(db, &actor, id, seat, amount)).await.map(|_| None)
+            }
+            Err(e) => Err(e),
+        },
+        "cash-out" => cash_out(&state, &identity, id, seat, value("confirm") == "yes").await.map(Some),
+        other => return Err(AppError::not_found("no_route", format!("no such seat action: {other}"))),
     };
     match outcome {
-        Ok(_) => Ok(see_other(&format!("/tables/{id}"))),
+        Ok(None) => Ok(see_other(&format!("/tables/{id}"))),
+        Ok(Some(page)) => Ok(not_stored(page_with_status(page, &request, actix_web::http::StatusCode::OK))),
         Err(e) => {
-            let page = table_view(&state, &identity, id, form_problem(e)?).await?;
-            Ok(page_with_status(page, &request, actix_web::http::StatusCode::UNPROCESSABLE_ENTITY))
+            let problem = form_problem(e)?;
+            let page = table_view(&state, &identity, id, problem.message.clone(), Some(seat)).await?;
+            Ok(form_again(page, &request, &problem))
         }
     }
+}
+
+/// The cash-out of a seat: its confirmation, or (`confirmed`) the cash-out
+/// itself and its slip, with the amount as the ledger recorded it.
+async fn cash_out(
+    state: &web::Data<AppState>,
+    identity: &Identity,
+    id: TableId,
+    seat: SeatNo,
+    confirmed: bool,
+) -> Result<CashOutPage, AppError> {
+    let table = with_db(state, move |c| tables::get_table(c, id)).await?;
+    let seated = table.seats.iter().find(|s| s.seat == seat).ok_or_else(|| {
+        AppError::not_found("seat_empty", format!("seat {seat} is empty: there is nothing to cash out"))
+            .at_seat(seat.engine())
+    })?;
+    let mut page = CashOutPage {
+        nav: Nav::of(identity),
+        table_id: id,
+        table_name: table.name.clone(),
+        seat,
+        player: seated.player.clone(),
+        amount: seated.stack,
+        done: false,
+        at: String::new(),
+        by: identity.user.display_name.clone(),
+        entry: String::new(),
+    };
+    if !confirmed {
+        return Ok(page);
+    }
+    let (actor, seating) = (identity.actor.clone(), seated.seating_id);
+    let row = with_database(state, move |db| {
+        tables::cash_out(db, &actor, id, seat)?;
+        let rows = tables::table_ledger(&mut *db.conn()?, id)?;
+        rows.into_iter()
+            .rev()
+            .find(|r| r.kind == EntryKind::CashOut && r.seating_id == Some(seating))
+            .ok_or_else(|| AppError::internal("the cash-out has no ledger row"))
+    })
+    .await?;
+    page.done = true;
+    page.amount = -row.amount;
+    page.at = dealer::local_time(row.created_at, &table.time_zone);
+    page.entry = row.id.to_string();
+    Ok(page)
 }
 
 async fn table_view(
     state: &web::Data<AppState>,
     identity: &Identity,
-    id: i64,
+    id: TableId,
     problem: String,
+    problem_seat: Option<SeatNo>,
 ) -> Result<TablePage, AppError> {
     let (table, open, last_committed) = with_db(state, move |c| {
         let table = tables::get_table(c, id)?;
         let open = table.open_hand.map(|n| hands::get_hand(c, id, n)).transpose()?;
-        let last_committed = hands::last_committed_hand(c, id)?.map(|h| h.1);
+        let last_committed = hands::last_committed(c, id)?;
         Ok((table, open, last_committed))
     })
     .await?;
     let seats = (1..=table.seat_count)
+        .map(SeatNo)
         .map(|number| {
             let seated = table.seats.iter().find(|s| s.seat == number);
+            let in_hand = open.as_ref().and_then(|h| h.seats.iter().find(|s| s.seat == number));
             SeatBox {
                 number,
                 player: seated.map(|s| s.player.clone()),
                 stack: seated.map(|s| s.stack.to_string()).unwrap_or_default(),
                 dealer: table.dealer_seat == Some(number),
-                fantasyland: open
-                    .as_ref()
-                    .is_some_and(|h| h.seats.iter().any(|s| s.seat == number && s.in_fantasyland)),
-                fantasyland_note: open
-                    .as_ref()
-                    .and_then(|h| h.seats.iter().find(|s| s.seat == number))
-                    .map(fantasyland_note)
-                    .unwrap_or_default(),
+                fantasyland: in_hand.is_some_and(|s| s.in_fantasyland),
+                fantasyland_note: in_hand.map(fantasyland_note).unwrap_or_default(),
+                problem: if problem_seat == Some(number) { problem.clone() } else { String::new() },
             }
         })
         .collect();
-    Ok(TablePage { nav: Nav::of(identity), deals: identity.user.deals_at(id), table, seats, last_committed, problem })
+    Ok(TablePage {
+        nav: Nav::of(identity),
+        deals: identity.user.deals_at(id),
+        table,
+        seats,
+        last_committed,
+        problem,
+        problem_seat,
+    })
 }
 
 /// What an open-face seat carries into the hand, in words ("" for none).
@@ -260,11 +276,12 @@ struct RowForm {
     /// Cards the row needs (0: discards, any number).
     count: usize,
     value: String,
+    /// Its problems, in words ("" for none).
     note: String,
 }
 
 struct SeatForm {
-    number: i32,
+    number: SeatNo,
     player: String,
     stack: String,
     fantasyland: bool,
@@ -278,6 +295,17 @@ struct SeatForm {
     missed_turns: String,
     dead_hand: bool,
     note: String,
+}
+
+/// A seat of the preview (the page without JavaScript).
+struct PreviewRow {
+    seat: u32,
+    player: String,
+    cards: Vec<Vec<dealer::CardText>>,
+    words: String,
+    net: Money,
+    end: Money,
+    fouled: bool,
 }
 
 #[derive(Template, WebTemplate)]
@@ -294,11 +322,38 @@ struct EntryPage {
     /// Players against the dealer (`banker`, `malayan`): the bank's hand can
     /// be set by the house way.
     bank: bool,
+    /// Copies of each card in the deck (2 with `double_deck`).
+    copies: usize,
+    /// The jackpot pool the table feeds: (name, balance).
+    pool: Option<(String, Money)>,
     /// The idempotency key a commit from this page carries.
     key: String,
-    problem: String,
-    /// (seat, hand in words, net, end, fouled)
-    preview: Vec<(i64, String, String, String, bool)>,
+    /// Every problem, summed up beside Commit.
+    problems: Vec<String>,
+    preview: Vec<PreviewRow>,
+    /// Jackpot triggers of the preview, in words.
+    jackpot: Vec<String>,
+    /// The hand is no longer open: what happened to it, in words.
+    closed: String,
+}
+
+impl EntryPage {
+    /// Puts a problem beside Commit, and next to every row it names (or its
+    /// seat, for a seat without a row of its own).
+    fn add_problem(&mut self, text: String, at: &[(u32, Option<&str>)]) {
+        for (seat, row) in at {
+            let Some(s) = self.seats.iter_mut().find(|s| s.number.engine() == *seat) else { continue };
+            let note = match s.rows.iter_mut().find(|r| Some(r.field) == *row) {
+                Some(r) => &mut r.note,
+                None => &mut s.note,
+            };
+            if !note.is_empty() {
+                note.push_str("; ");
+            }
+            note.push_str(&text);
+        }
+        self.problems.push(text);
+    }
 }
 
 const ROWS: [(&str, &str, usize); 3] = [("Front", "front", 3), ("Middle", "middle", 5), ("Back", "back", 5)];
@@ -308,14 +363,16 @@ type Fields = std::collections::HashMap<String, String>;
 
 fn entry_page_for(
     nav: Nav,
-    table_name: String,
+    table: &tables::TableView,
     hand: hands::HandView,
     fields: &Fields,
     key: String,
 ) -> Result<EntryPage, AppError> {
-    let rules = crate::engine::preset(&hand.ruleset.preset)
-        .ok_or_else(|| AppError::Internal(format!("unknown preset {}", hand.ruleset.preset)))?;
-    let field = |seat: i32, name: &str| fields.get(&format!("seat{seat}.{name}")).cloned().unwrap_or_default();
+    let revision = u32::try_from(hand.ruleset.revision).unwrap_or(1);
+    let rules = crate::engine::ruleset::preset_at(&hand.ruleset.preset, revision)
+        .ok_or_else(|| AppError::internal(format!("unknown preset {}", hand.ruleset.preset)))?;
+    let options = crate::engine::options::TableOptions::from_json(&hand.ruleset.options, rules).unwrap_or_default();
+    let field = |seat: SeatNo, name: &str| fields.get(&format!("seat{seat}.{name}")).cloned().unwrap_or_default();
     let seats = hand
         .seats
         .iter()
@@ -356,26 +413,47 @@ fn entry_page_for(
             }
         })
         .collect();
+    let closed = match hand.status {
+        HandStatus::Open => String::new(),
+        HandStatus::Voided => format!("Hand #{} was voided by the floor; nothing here can be committed.", hand.number),
+        HandStatus::Committed => format!(
+            "Hand #{} is already committed: a floor supervisor can void it; its sheet has the settlement.",
+            hand.number
+        ),
+    };
     Ok(EntryPage {
         tournament: hand.ruleset.options["tournament"] == serde_json::json!(true),
+        copies: if options.double_deck { 2 } else { 1 },
+        pool: table.pool.as_ref().map(|p| (p.name.clone(), p.balance)),
         nav,
-        table_name,
+        table_name: table.name.clone(),
         seats,
-        specials: rules.specials.iter().map(|(k, _)| k.name()).collect(),
+        specials: options.specials(rules).iter().map(|(k, _)| k.name()).collect(),
         aces_bet: rules.aces_bet,
         bank: rules.structure == crate::engine::ruleset::Structure::Bank,
         key,
-        problem: String::new(),
+        problems: Vec::new(),
         preview: Vec::new(),
+        jackpot: Vec::new(),
+        closed,
         hand,
     })
 }
 
 /// A fresh idempotency key for a page's commit.
-fn new_key(table: i64, number: i32) -> String {
+fn new_key(table: TableId, number: HandNumber) -> String {
     use std::time::{SystemTime, UNIX_EPOCH};
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     format!("entry-{table}-{number}-{nanos:x}")
+}
+
+/// A page the browser does not keep: Back after a commit asks again (and
+/// lands on the sheet) rather than showing a page that still offers Commit.
+fn not_stored(mut response: HttpResponse) -> HttpResponse {
+    response
+        .headers_mut()
+        .insert(actix_web::http::header::CACHE_CONTROL, actix_web::http::header::HeaderValue::from_static("no-store"));
+    response
 }
 
 /// `GET /tables/{id}/hands/{n}/entry`: key in the showdown of an open hand
@@ -383,7 +461,7 @@ fn new_key(table: i64, number: i32) -> String {
 /// checks are live and the scanner and picker appear.
 pub async fn entry_page(
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(TableId, HandNumber)>,
     identity: Identity,
     request: actix_web::HttpRequest,
 ) -> Result<HttpResponse, AppError> {
@@ -392,33 +470,31 @@ pub async fn entry_page(
     identity.require_table(id)?;
     let (table, hand) =
         with_db(&state, move |c| Ok((tables::get_table(c, id)?, hands::get_hand(c, id, number)?))).await?;
-    if hand.status != "open" {
+    if hand.status != HandStatus::Open {
         return Ok(see_other(&format!("/tables/{id}/hands/{number}/sheet")));
     }
-    let page = entry_page_for(Nav::of(&identity), table.name, hand, &Fields::new(), new_key(id, number))?;
-    Ok(page.respond_to(&request).map_into_boxed_body())
+    let page = entry_page_for(Nav::of(&identity), &table, hand, &Fields::new(), new_key(id, number))?;
+    Ok(not_stored(page.respond_to(&request).map_into_boxed_body()))
 }
 
-fn see_other(location: &str) -> HttpResponse {
-    HttpResponse::SeeOther().insert_header(("Location", location.to_string())).finish()
-}
-
-/// The showdown the form describes, seat by seat for the seats dealt in.
+/// The showdown the form describes, seat by seat for the seats dealt in
+/// (card text spaced as the engine reads it: `qhqd7c` is `qh qd 7c`).
 fn showdown_from(hand: &hands::HandView, fields: &Fields) -> hands::ShowdownRequest {
-    let field = |seat: i32, name: &str| fields.get(&format!("seat{seat}.{name}")).map(|v| v.trim().to_string());
-    let text = |seat: i32, name: &str| field(seat, name).filter(|v| !v.is_empty());
+    let field = |seat: SeatNo, name: &str| fields.get(&format!("seat{seat}.{name}")).map(|v| v.trim().to_string());
+    let text = |seat: SeatNo, name: &str| field(seat, name).filter(|v| !v.is_empty());
+    let cards = |seat: SeatNo, name: &str| Some(dealer::spaced(&field(seat, name).unwrap_or_default()));
     let seats = hand
         .seats
         .iter()
         .map(|s| crate::engine::showdown::SeatInput {
-            seat: s.seat as u32,
-            front: Some(field(s.seat, "front").unwrap_or_default()),
-            middle: Some(field(s.seat, "middle").unwrap_or_default()),
-            back: Some(field(s.seat, "back").unwrap_or_default()),
+            seat: s.seat.engine(),
+            front: cards(s.seat, "front"),
+            middle: cards(s.seat, "middle"),
+            back: cards(s.seat, "back"),
             surrender: text(s.seat, "surrender").is_some(),
             claim: text(s.seat, "claim"),
             aces_bet: text(s.seat, "aces_field").map(|_| text(s.seat, "aces_bet").is_some()),
-            discards: text(s.seat, "discards"),
+            discards: text(s.seat, "discards").map(|d| dealer::spaced(&d)),
             penalties: penalties_from(&|name| text(s.seat, name)),
             ..Default::default()
         })
@@ -440,128 +516,193 @@ fn penalties_from(text: &dyn Fn(&str) -> Option<String>) -> Option<Vec<String>> 
     (!penalties.is_empty()).then_some(penalties)
 }
 
-/// Puts an error next to the row it names ("seat 2 middle …"), or on top.
-fn place_error(page: &mut EntryPage, message: String) {
-    let named = ["front", "middle", "back", "discards"]
+/// The problems of the typed rows, found before anything is sent (each
+/// knows its seat and row).
+fn typed_problems(page: &EntryPage) -> Vec<dealer::Problem> {
+    let rows: Vec<dealer::TypedRow> = page
+        .seats
         .iter()
-        .flat_map(|row| {
-            page.seats
-                .iter()
-                .map(move |s| (s.number, *row))
-                .filter_map(|(seat, row)| message.rfind(&format!("seat {seat} {row}")).map(|at| (at, seat, row)))
+        .flat_map(|s| {
+            s.rows.iter().map(move |r| dealer::TypedRow {
+                seat: s.number.engine(),
+                row: r.field,
+                text: &r.value,
+                count: r.count,
+            })
         })
-        .max();
-    match named.and_then(|(_, seat, row)| {
-        page.seats.iter_mut().find(|s| s.number == seat)?.rows.iter_mut().find(|r| r.field == row)
-    }) {
-        Some(row) => row.note = message,
-        None => page.problem = message,
+        .collect();
+    dealer::row_problems(&rows, page.copies)
+}
+
+/// A jackpot trigger of a preview in words, with the pool it would lock.
+fn trigger_words(
+    t: &crate::engine::scoring::JackpotTrigger,
+    name: &dyn Fn(u32) -> String,
+    pool: &Option<(String, Money)>,
+) -> String {
+    let mut kind: String = t.kind.replace('-', " ");
+    if let Some(first) = kind.get(..1) {
+        kind = first.to_uppercase() + &kind[1..];
     }
+    let locks = match pool {
+        Some((pool, balance)) => format!("the pool {pool} ({balance}) is locked for them"),
+        None => "the table feeds no pool: nothing is locked".to_string(),
+    };
+    format!(
+        "{kind} jackpot: {} loses to {}. At commit {locks}; it is paid after two floor sign-offs.",
+        name(t.loser),
+        name(t.winner)
+    )
 }
 
 /// `POST /tables/{id}/hands/{n}/entry` (a form, without JavaScript):
 /// `action=preview` checks and previews; `action=commit` commits and goes to
-/// the sheet. Any problem comes back on the same page next to its row.
+/// the sheet. Any problem comes back on the same page next to its row (by
+/// the seat and row it names, never read out of its words) and beside
+/// Commit, with every value kept. A commit of a hand no longer open is still
+/// sent: the same showdown goes to the sheet, another one is refused (409)
+/// and said so.
 pub async fn entry_post(
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(TableId, HandNumber)>,
     form: web::Form<Vec<(String, String)>>,
     identity: Identity,
     request: actix_web::HttpRequest,
 ) -> Result<HttpResponse, AppError> {
-    use actix_web::Responder;
+    use actix_web::http::StatusCode;
     let (id, number) = path.into_inner();
     identity.check_csrf(form_token(&form))?;
     identity.require_table(id)?;
     let fields: Fields = form.into_inner().into_iter().collect();
     let (table, hand) =
         with_db(&state, move |c| Ok((tables::get_table(c, id)?, hands::get_hand(c, id, number)?))).await?;
-    if hand.status != "open" {
-        return Ok(see_other(&format!("/tables/{id}/hands/{number}/sheet")));
-    }
-    let showdown = showdown_from(&hand, &fields);
+    let commit = fields.get("action").map(String::as_str) == Some("commit");
     let key =
         fields.get("key").filter(|k| !k.is_empty() && k.len() <= 200).cloned().unwrap_or_else(|| new_key(id, number));
-    let mut page = entry_page_for(Nav::of(&identity), table.name, hand, &fields, key.clone())?;
-    let commit = fields.get("action").map(String::as_str) == Some("commit");
+    let showdown = showdown_from(&hand, &fields);
+    let names: std::collections::HashMap<u32, String> =
+        hand.seats.iter().map(|s| (s.seat.engine(), format!("seat {} ({})", s.seat, s.player))).collect();
+    let mut page = entry_page_for(Nav::of(&identity), &table, hand, &fields, key.clone())?;
+    let answer = |page: EntryPage, status: StatusCode| Ok(not_stored(page_with_status(page, &request, status)));
+    if !commit && !page.closed.is_empty() {
+        return answer(page, StatusCode::CONFLICT);
+    }
+    let typed = typed_problems(&page);
+    if !typed.is_empty() {
+        for p in typed {
+            let at: Vec<(u32, Option<&str>)> = p.at.iter().map(|(seat, row)| (*seat, Some(*row))).collect();
+            page.add_problem(p.text, &at);
+        }
+        return answer(page, StatusCode::UNPROCESSABLE_ENTITY);
+    }
     let outcome = if commit {
         let actor = identity.actor.clone();
-        with_database(&state, move |db| hands::commit(db, &actor, id, number, &showdown, Some(&key)).map(|_| None))
-            .await
+        with_database(&state, move |db| hands::commit(db, &actor, id, number, showdown, Some(key)).map(|_| None)).await
     } else {
         with_db(&state, move |c| hands::preview(c, id, number, &showdown).map(Some)).await
     };
-    match outcome {
+    let result = match outcome {
         Ok(None) => return Ok(see_other(&format!("/tables/{id}/hands/{number}/sheet"))),
-        Ok(Some(result)) => {
-            for s in &result.seats {
-                let words = if s.surrendered {
-                    "surrendered".to_string()
-                } else if let Some(special) = s.special {
-                    format!("special: {special}")
-                } else if let Some(reason) = &s.foul_reason {
-                    format!("fouled: {reason}")
-                } else {
-                    "set".to_string()
-                };
-                if let (Some(reason), false) = (&s.foul_reason, s.surrendered) {
-                    if let Some(seat) = page.seats.iter_mut().find(|x| x.number as u32 == s.seat) {
-                        seat.note = format!("Foul: {reason}");
-                    }
-                }
-                page.preview.push((
-                    s.seat as i64,
-                    words,
-                    format!("{:.2}", s.net),
-                    format!("{:.2}", s.stack_end),
-                    s.fouled,
-                ));
-            }
+        Ok(Some(result)) => result,
+        Err(e) => {
+            let e = form_problem(e)?;
+            let at: Vec<(u32, Option<&str>)> =
+                e.place.seat.map(|seat| (seat, e.place.row.as_deref())).into_iter().collect();
+            page.add_problem(e.message.clone(), &at);
+            return Ok(not_stored(form_again(page, &request, &e)));
         }
-        Err(AppError::Invalid(message)) | Err(AppError::Conflict(message)) => place_error(&mut page, message),
-        Err(other) => return Err(other),
+    };
+    let name = |seat: u32| names.get(&seat).cloned().unwrap_or_else(|| format!("seat {seat}"));
+    for s in &result.seats {
+        let words = if s.surrendered {
+            "surrendered".to_string()
+        } else if let Some(special) = s.special {
+            format!("special: {special}")
+        } else if s.fouled {
+            "FOUL".to_string()
+        } else {
+            "set".to_string()
+        };
+        let (player, cards) = match page.seats.iter_mut().find(|x| x.number.engine() == s.seat) {
+            Some(seat) => {
+                if let (Some(reason), false) = (&s.foul_reason, s.surrendered) {
+                    seat.note = format!("Foul: {reason}");
+                }
+                let cards = seat.rows.iter().filter(|r| r.count > 0).map(|r| dealer::card_texts(&r.value)).collect();
+                (seat.player.clone(), cards)
+            }
+            None => (String::new(), Vec::new()),
+        };
+        page.preview.push(PreviewRow {
+            seat: s.seat,
+            player,
+            cards,
+            words,
+            net: Money::from_decimal(s.net).unwrap_or_default(),
+            end: Money::from_decimal(s.stack_end).unwrap_or_default(),
+            fouled: s.fouled,
+        });
     }
-    Ok(page.respond_to(&request).map_into_boxed_body())
+    page.jackpot = result.jackpot_triggers.iter().map(|t| trigger_words(t, &name, &page.pool)).collect();
+    answer(page, StatusCode::OK)
 }
 
 struct SheetSeat {
-    seat: i64,
+    seat: u32,
     player: String,
-    /// front / middle / back as committed.
+    /// front / middle / back as committed (the CSV's text).
     cards: String,
+    /// The same, row by row, each card in its suit's colour.
+    card_rows: Vec<Vec<dealer::CardText>>,
     hand: String,
     fouled: bool,
-    stack_start: String,
-    rake: String,
-    net: String,
-    stack_end: String,
+    stack_start: Money,
+    rake: Money,
+    net: Money,
+    stack_end: Money,
 }
 
 struct SheetTransaction {
     pass: String,
-    payer: i64,
-    payee: i64,
-    owed: String,
-    paid: String,
+    payer: u32,
+    payee: u32,
+    /// "Ann (seat 1)".
+    payer_name: String,
+    payee_name: String,
+    owed: Money,
+    paid: Money,
     capped: bool,
+    /// Why a capped payment was cut, in words.
+    cap_reason: String,
 }
 
 struct Sheet {
-    table_id: i64,
+    table_id: TableId,
     table_name: String,
-    number: i32,
+    number: HandNumber,
     preset: String,
     version: i32,
-    unit: String,
-    dealer_seat: i64,
-    status: &'static str,
+    unit: Money,
+    dealer_seat: u32,
+    status: HandStatus,
     void_reason: Option<String>,
+    /// In the table's time zone.
     started_at: String,
+    /// Voided before its showdown: no settlement, no money moved.
+    no_settlement: bool,
     seats: Vec<SheetSeat>,
     transactions: Vec<SheetTransaction>,
-    rake_total: String,
-    jackpot_contribution: String,
+    rake_total: Money,
+    jackpot_contribution: Money,
     hits: Vec<String>,
+    /// A hit of the hand has been signed off (approved, verified or
+    /// rejected): the hand can no longer be voided.
+    hit_signed_off: bool,
+    /// Pairs that played for their own unit (the table's ruleset), in words.
+    pair_stakes: String,
+    /// The table's hand in progress, if any, and its last hand.
+    open_hand: Option<HandNumber>,
+    last_hand: HandNumber,
 }
 
 #[derive(Template, WebTemplate)]
@@ -569,167 +710,263 @@ struct Sheet {
 struct SheetPage {
     nav: Nav,
     sheet: Sheet,
-    /// May void the hand (floor).
+    /// May void the hand (floor, and the void can work now).
     can_void: bool,
+    /// Why the floor cannot void it now ("" when they can, or are not floor).
+    no_void: String,
+    /// May start hands at this table.
+    deals: bool,
+    /// A void that was refused, in words.
+    problem: String,
 }
 
-fn text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
+impl SheetPage {
+    fn of(identity: &Identity, sheet: Sheet, problem: String) -> SheetPage {
+        let floor = identity.user.has(Role::Floor);
+        let no_void = match sheet.open_hand {
+            _ if !floor || sheet.status == HandStatus::Voided => String::new(),
+            _ if sheet.hit_signed_off => {
+                "A jackpot hit of this hand has been signed off: the hand can no longer be voided.".to_string()
+            }
+            Some(open) if open != sheet.number => format!("Hand #{open} is in progress: void this hand between hands."),
+            _ => String::new(),
+        };
+        SheetPage {
+            nav: Nav::of(identity),
+            can_void: floor && sheet.status != HandStatus::Voided && no_void.is_empty(),
+            no_void,
+            deals: identity.user.deals_at(sheet.table_id),
+            sheet,
+            problem,
+        }
     }
 }
 
-/// Money as text with two decimals (the stored result may carry any scale).
-fn money(v: &Value) -> String {
-    text(v).parse::<rust_decimal::Decimal>().map(|d| format!("{:.2}", d)).unwrap_or_else(|_| text(v))
-}
-
-async fn load_sheet(state: &web::Data<AppState>, id: i64, number: i32) -> Result<Sheet, AppError> {
+async fn load_sheet(state: &web::Data<AppState>, id: TableId, number: HandNumber) -> Result<Sheet, AppError> {
     let (table, hand) =
         with_db(state, move |c| Ok((tables::get_table(c, id)?, hands::get_hand(c, id, number)?))).await?;
-    let result: Value = match &hand.result {
-        Some(raw) => serde_json::from_str(raw.get()).map_err(|e| AppError::Internal(e.to_string()))?,
-        None => return Err(AppError::Conflict(format!("hand {number} has no settlement yet (it is {})", hand.status))),
-    };
-    let input: Value = match &hand.showdown {
-        Some(raw) => serde_json::from_str(raw.get()).map_err(|e| AppError::Internal(e.to_string()))?,
-        None => Value::Null,
-    };
-    let cards_of = |seat: i64| -> String {
-        let Some(s) = input["seats"].as_array().and_then(|a| a.iter().find(|s| s["seat"].as_i64() == Some(seat)))
-        else {
-            return String::new();
+    let result = hand.stored_result()?;
+    let no_settlement = result.is_none() && hand.status == HandStatus::Voided;
+    if result.is_none() && !no_settlement {
+        return Err(AppError::conflict(
+            "not_committed",
+            format!("hand {number} has no settlement yet (it is {})", hand.status),
+        ));
+    }
+    let input = hand.stored_showdown()?;
+    let rows_of = |seat: u32| -> Vec<String> {
+        let Some(s) = input.as_ref().and_then(|i| i.seats.iter().find(|s| s.seat == seat)) else {
+            return Vec::new();
         };
-        match s["cards"].as_str() {
-            Some(cards) => cards.to_string(),
-            None => ["front", "middle", "back"].map(|r| s[r].as_str().unwrap_or("")).join(" / "),
-        }
+        let mut rows = match &s.cards {
+            Some(cards) => vec![cards.clone()],
+            None => [&s.front, &s.middle, &s.back].map(|r| r.clone().unwrap_or_default()).to_vec(),
+        };
+        rows.extend(s.discards.clone().filter(|d| !d.is_empty()));
+        rows
     };
-    let empty = Vec::new();
-    let seats = result["seats"]
-        .as_array()
-        .unwrap_or(&empty)
+    let player_of = |seat: u32| hand.seats.iter().find(|h| h.seat.engine() == seat).map(|h| h.player.clone());
+    let name = |seat: u32| match player_of(seat) {
+        Some(player) => format!("{player} (seat {seat})"),
+        None => format!("seat {seat}"),
+    };
+    let seats: Vec<SheetSeat> = match &result {
+        // Voided before its showdown (a misdeal): the seats, no money moved.
+        None => hand
+            .seats
+            .iter()
+            .map(|s| SheetSeat {
+                seat: s.seat.engine(),
+                player: s.player.clone(),
+                cards: String::new(),
+                card_rows: Vec::new(),
+                hand: "voided before the showdown".to_string(),
+                fouled: false,
+                stack_start: s.stack_start,
+                rake: Money::ZERO,
+                net: Money::ZERO,
+                stack_end: s.stack_start,
+            })
+            .collect(),
+        Some(result) => result
+            .seats
+            .iter()
+            .map(|s| {
+                let hand_words = if s.surrendered {
+                    "surrendered".to_string()
+                } else if let Some(special) = &s.special {
+                    format!("special: {special}")
+                } else if let Some(reason) = &s.foul_reason {
+                    format!("fouled: {reason}")
+                } else if s.royalties > 0 {
+                    format!("royalties {}", s.royalties)
+                } else {
+                    "—".to_string()
+                };
+                let rows = rows_of(s.seat);
+                SheetSeat {
+                    seat: s.seat,
+                    player: player_of(s.seat).unwrap_or_default(),
+                    cards: rows.iter().take(3).cloned().collect::<Vec<_>>().join(" / "),
+                    card_rows: rows.iter().map(|r| dealer::card_texts(r)).collect(),
+                    hand: hand_words,
+                    fouled: s.fouled,
+                    stack_start: s.stack_start,
+                    rake: s.rake,
+                    net: s.net,
+                    stack_end: s.stack_end,
+                }
+            })
+            .collect(),
+    };
+    let stored = result.as_ref().map(|r| r.transactions.as_slice()).unwrap_or_default();
+    // What each seat could win or lose when the settlement began.
+    let exposure: Vec<(u32, Money)> = hand
+        .seats
         .iter()
-        .map(|s| {
-            let seat = s["seat"].as_i64().unwrap_or(0);
-            let player =
-                hand.seats.iter().find(|h| h.seat as i64 == seat).map(|h| h.player.clone()).unwrap_or_default();
-            let hand_words = if s["surrendered"] == true {
-                "surrendered".to_string()
-            } else if let Some(special) = s["special"].as_str() {
-                format!("special: {special}")
-            } else if let Some(reason) = s["foul_reason"].as_str() {
-                format!("fouled: {reason}")
-            } else if s["royalties"].as_i64().unwrap_or(0) > 0 {
-                format!("royalties {}", s["royalties"])
-            } else {
-                "—".to_string()
-            };
-            SheetSeat {
-                seat,
-                player,
-                cards: cards_of(seat),
-                hand: hand_words,
-                fouled: s["fouled"] == true,
-                stack_start: money(&s["stack_start"]),
-                rake: money(&s["rake"]),
-                net: money(&s["net"]),
-                stack_end: money(&s["stack_end"]),
-            }
-        })
-        .collect::<Vec<_>>();
-    let transactions = result["transactions"]
-        .as_array()
-        .unwrap_or(&empty)
+        .map(|s| (s.seat.engine(), s.exposure_start.unwrap_or(s.stack_start - hand.ruleset.rake_per_seat)))
+        .collect();
+    let payments: Vec<dealer::Payment> =
+        stored.iter().map(|t| dealer::Payment { payer: t.payer, payee: t.payee, owed: t.owed, paid: t.paid }).collect();
+    let reasons = dealer::cap_reasons(&exposure, &payments, name);
+    let transactions = stored
         .iter()
-        .map(|t| {
-            let (owed, paid) = (money(&t["owed"]), money(&t["paid"]));
-            SheetTransaction {
-                pass: text(&t["pass"]),
-                payer: t["payer"].as_i64().unwrap_or(0),
-                payee: t["payee"].as_i64().unwrap_or(0),
-                capped: owed != paid,
-                owed,
-                paid,
-            }
+        .zip(reasons)
+        .map(|(t, reason)| SheetTransaction {
+            pass: t.pass.clone(),
+            payer: t.payer,
+            payee: t.payee,
+            payer_name: name(t.payer),
+            payee_name: name(t.payee),
+            owed: t.owed,
+            paid: t.paid,
+            capped: t.capped(),
+            cap_reason: reason.unwrap_or_default(),
         })
         .collect();
-    let rake_total = hand.ruleset.rake_per_seat * rust_decimal::Decimal::from(hand.seats.len() as i64);
+    let rake_total = if no_settlement { Money::ZERO } else { hand.ruleset.rake_per_seat * hand.seats.len() as i64 };
+    // The stakes the hand was scored with, from the showdown as committed.
+    let pair_stakes = input
+        .iter()
+        .flat_map(|i| i.pair_units.iter().flatten())
+        .map(|p| {
+            let unit = match &p.unit {
+                crate::engine::showdown::MoneyText::Text(t) => t.clone(),
+                crate::engine::showdown::MoneyText::Number(n) => n.to_string(),
+            };
+            let unit = unit.parse().ok().and_then(Money::from_decimal).map_or(unit, |m| m.to_string());
+            format!("seats {}–{} at {unit}", p.seats[0], p.seats[1])
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
     Ok(Sheet {
         table_id: id,
-        table_name: table.name,
         number,
         preset: hand.ruleset.preset.clone(),
         version: hand.ruleset.version,
-        unit: format!("{:.2}", hand.ruleset.unit),
-        dealer_seat: hand.dealer_seat as i64,
+        unit: hand.ruleset.unit,
+        dealer_seat: hand.dealer_seat.engine(),
         status: hand.status,
-        void_reason: hand.void_reason.as_ref().map(|code| {
-            let words = hands::VOID_REASONS.iter().find(|(c, _)| c == code).map_or(code.as_str(), |(_, w)| *w);
-            format!("{words}: {}", hand.void_note.clone().unwrap_or_default())
-        }),
-        started_at: hand.started_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+        void_reason: hand
+            .void_reason
+            .map(|code| format!("{}: {}", code.words(), hand.void_note.clone().unwrap_or_default())),
+        started_at: dealer::local_time(hand.started_at, &table.time_zone),
+        no_settlement,
         seats,
         transactions,
-        rake_total: format!("{rake_total:.2}"),
-        jackpot_contribution: money(&result["jackpot_contribution"]),
+        rake_total,
+        jackpot_contribution: result.as_ref().map_or(Money::ZERO, |r| r.jackpot_contribution),
         hits: hand
             .jackpot_hits
             .iter()
             .map(|h| {
                 format!(
-                    "{} hit {}: seat {} lost to seat {}, locked {:.2} ({})",
-                    h.kind, h.id, h.loser_seat, h.winner_seat, h.amount, h.status
+                    "{} hit {}: {} lost to {}, locked {} ({})",
+                    h.kind,
+                    h.id,
+                    name(h.loser_seat.engine()),
+                    name(h.winner_seat.engine()),
+                    h.amount,
+                    h.status
                 )
             })
             .collect(),
+        hit_signed_off: hand.jackpot_hits.iter().any(|h| !matches!(h.status, HitStatus::Pending | HitStatus::Voided)),
+        pair_stakes,
+        open_hand: table.open_hand,
+        last_hand: table.hand_number,
+        table_name: table.name,
     })
 }
 
 /// `GET /tables/{id}/hands/{n}/sheet`: the settlement sheet (prints cleanly).
 pub async fn sheet_page(
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(TableId, HandNumber)>,
     identity: Identity,
 ) -> Result<impl actix_web::Responder, AppError> {
     let (id, number) = path.into_inner();
     let sheet = load_sheet(&state, id, number).await?;
-    Ok(SheetPage {
-        nav: Nav::of(&identity),
-        can_void: identity.user.has(Role::Floor) && sheet.status != "voided",
-        sheet,
-    })
+    Ok(SheetPage::of(&identity, sheet, String::new()))
 }
 
 /// `POST /tables/{id}/hands/{n}/void` (a form, floor): voids the hand with a
-/// reason code and a note, then shows its sheet.
+/// reason code and a note, then shows its sheet (a hand voided before its
+/// showdown too); a refusal comes back on the sheet, or for an open hand on
+/// its table's page, in words.
 pub async fn void_post(
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(TableId, HandNumber)>,
     form: web::Form<Vec<(String, String)>>,
     identity: Identity,
+    request: actix_web::HttpRequest,
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
     identity.check_csrf(form_token(&form))?;
     identity.require(&[Role::Floor])?;
-    let field = |name: &str| form.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default();
-    let req = hands::VoidRequest { reason: field("reason"), note: field("note") };
-    let actor = identity.actor.clone();
-    with_database(&state, move |db| hands::void(db, &actor, id, number, &req)).await?;
-    Ok(see_other(&format!("/tables/{id}/hands/{number}/sheet")))
+    let reason = VoidReason::parse(field(&form, "reason").trim()).ok_or_else(|| {
+        let codes: Vec<&str> = VoidReason::ALL.iter().map(|r| r.name()).collect();
+        AppError::invalid("bad_reason", format!("reason {:?}: use one of {}", field(&form, "reason"), codes.join(", ")))
+            .at_field("reason")
+    });
+    let outcome = match reason {
+        Ok(reason) => {
+            let req = hands::VoidRequest { reason, note: field(&form, "note").to_string() };
+            let actor = identity.actor.clone();
+            with_database(&state, move |db| hands::void(db, &actor, id, number, req)).await.map(|_| ())
+        }
+        Err(e) => Err(e),
+    };
+    match outcome {
+        Ok(()) => Ok(see_other(&format!("/tables/{id}/hands/{number}/sheet"))),
+        Err(e) => {
+            let problem = form_problem(e)?;
+            match load_sheet(&state, id, number).await {
+                Ok(sheet) => {
+                    let page = SheetPage::of(&identity, sheet, problem.message.clone());
+                    Ok(form_again(page, &request, &problem))
+                }
+                // An open hand has no sheet: its table shows the refusal.
+                Err(_) => {
+                    let page = table_view(&state, &identity, id, problem.message.clone(), None).await?;
+                    Ok(form_again(page, &request, &problem))
+                }
+            }
+        }
+    }
 }
 
 /// `GET /tables/{id}/hands/{n}/sheet.json`: the stored result, as a download.
 pub async fn sheet_json(
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(TableId, HandNumber)>,
     _identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
     let hand = with_db(&state, move |c| hands::get_hand(c, id, number)).await?;
-    let raw = hand.result.ok_or_else(|| AppError::Conflict(format!("hand {number} has no settlement yet")))?;
+    let raw = hand
+        .result
+        .ok_or_else(|| AppError::conflict("not_committed", format!("hand {number} has no settlement yet")))?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .insert_header(("Content-Disposition", format!("attachment; filename=\"table-{id}-hand-{number}.json\"")))
@@ -740,61 +977,42 @@ pub async fn sheet_json(
 /// per seat (RFC 4180, money with two decimals).
 pub async fn sheet_csv(
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(TableId, HandNumber)>,
     _identity: Identity,
 ) -> Result<HttpResponse, AppError> {
+    use super::helpers::csv_text;
     let (id, number) = path.into_inner();
     let sheet = load_sheet(&state, id, number).await?;
     // Two sections of different widths (transactions, then seats).
-    let mut out = csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
-    let csv_error = |e: csv::Error| AppError::Internal(e.to_string());
-    out.write_record(["table", "hand", "line", "pass", "payer_seat", "payee_seat", "owed", "paid", "capped"])
-        .map_err(csv_error)?;
+    let mut out = CsvFile::new();
+    out.row(["table", "hand", "line", "pass", "payer_seat", "payee_seat", "owed", "paid", "capped"])?;
     for (i, t) in sheet.transactions.iter().enumerate() {
-        out.write_record([
-            super::csv_text(&sheet.table_name).as_str(),
-            &sheet.number.to_string(),
-            &(i + 1).to_string(),
-            &t.pass,
-            &t.payer.to_string(),
-            &t.payee.to_string(),
-            &t.owed,
-            &t.paid,
-            if t.capped { "yes" } else { "no" },
-        ])
-        .map_err(csv_error)?;
+        out.row([
+            csv_text(&sheet.table_name),
+            sheet.number.to_string(),
+            (i + 1).to_string(),
+            t.pass.clone(),
+            t.payer.to_string(),
+            t.payee.to_string(),
+            t.owed.to_string(),
+            t.paid.to_string(),
+            if t.capped { "yes" } else { "no" }.to_string(),
+        ])?;
     }
-    out.write_record([
-        "table",
-        "hand",
-        "seat",
-        "player",
-        "hand_result",
-        "stack_start",
-        "rake",
-        "net",
-        "stack_end",
-        "cards",
-    ])
-    .map_err(csv_error)?;
+    out.row(["table", "hand", "seat", "player", "hand_result", "stack_start", "rake", "net", "stack_end", "cards"])?;
     for s in &sheet.seats {
-        out.write_record([
-            &super::csv_text(&sheet.table_name),
-            &sheet.number.to_string(),
-            &s.seat.to_string(),
-            &super::csv_text(&s.player),
-            &s.hand,
-            &s.stack_start,
-            &s.rake,
-            &s.net,
-            &s.stack_end,
-            &s.cards,
-        ])
-        .map_err(csv_error)?;
+        out.row([
+            csv_text(&sheet.table_name),
+            sheet.number.to_string(),
+            s.seat.to_string(),
+            csv_text(&s.player),
+            s.hand.clone(),
+            s.stack_start.to_string(),
+            s.rake.to_string(),
+            s.net.to_string(),
+            s.stack_end.to_string(),
+            s.cards.clone(),
+        ])?;
     }
-    let bytes = out.into_inner().map_err(|e| AppError::Internal(e.to_string()))?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header(("Content-Disposition", format!("attachment; filename=\"table-{id}-hand-{number}.csv\"")))
-        .body(bytes))
+    out.finish(&format!("table-{id}-hand-{number}.csv"))
 }

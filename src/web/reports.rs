@@ -10,21 +10,19 @@ use askama::Template;
 
 use super::auth::Identity;
 use super::charts;
-use super::csv_text as text;
-use super::pages::Nav;
-use super::routes::with_db;
-use super::startup::AppState;
+use super::extract::with_db;
+use super::helpers::{csv_text as text, CsvFile, Nav};
+use super::state::AppState;
 use crate::db::reports::{self, Range, RawParams};
-use crate::db::users::Role;
 use crate::db::{now, DbConnection};
-use crate::error::AppError;
+use crate::domain::{AppError, Kind, Role};
 
 /// Who reads reports: accountants, the floor, admins.
 const READERS: &[Role] = &[Role::Accountant, Role::Floor, Role::Admin];
 
 fn raw_params(req: &HttpRequest) -> Result<RawParams, AppError> {
     let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
-        .map_err(|e| AppError::Invalid(format!("the query string is not valid: {e}")))?
+        .map_err(|e| AppError::invalid("bad_query", format!("the query string is not valid: {e}")))?
         .into_inner();
     RawParams::from_pairs(&pairs)
 }
@@ -95,7 +93,7 @@ struct IndexPage {
 }
 
 fn html(status: actix_web::http::StatusCode, page: &impl Template) -> Result<HttpResponse, AppError> {
-    let body = page.render().map_err(|e| AppError::Internal(format!("template: {e}")))?;
+    let body = page.render().map_err(|e| AppError::internal(format!("template: {e}")))?;
     Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(body))
 }
 
@@ -106,12 +104,15 @@ async fn page_problem(
     req: &HttpRequest,
     error: AppError,
 ) -> Result<HttpResponse, AppError> {
-    let AppError::Invalid(problem) = error else { return Err(error) };
+    if !error.is(Kind::Invalid) {
+        return Err(error);
+    }
+    let problem = error.message;
     let raw = raw_params(req).unwrap_or_default();
     let tables = with_db(state, reports::all_tables).await?;
     let form = form_for(tables, raw.from.unwrap_or_default(), raw.to.unwrap_or_default(), raw.table);
     html(
-        actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+        super::error::status_of(Kind::Invalid),
         &IndexPage { nav: Nav::of(identity), form, problem, max_days: reports::MAX_DAYS },
     )
 }
@@ -147,29 +148,11 @@ fn utc(t: chrono::DateTime<chrono::Utc>) -> String {
     t.format("%Y-%m-%d %H:%M:%S").to_string()
 }
 
-struct Csv(csv::Writer<Vec<u8>>);
-
-impl Csv {
-    fn new() -> Csv {
-        // Sections of different widths (the jackpot report) in one file.
-        Csv(csv::WriterBuilder::new().flexible(true).from_writer(Vec::new()))
-    }
-
-    fn row<I: IntoIterator<Item = S>, S: AsRef<[u8]>>(&mut self, fields: I) -> Result<(), AppError> {
-        self.0.write_record(fields).map_err(|e| AppError::Internal(format!("csv: {e}")))
-    }
-
-    fn respond(self, name: &str, range: &Range) -> Result<HttpResponse, AppError> {
-        let bytes = self.0.into_inner().map_err(|e| AppError::Internal(format!("csv: {e}")))?;
-        let table = range.table.map(|t| format!("-table-{t}")).unwrap_or_default();
-        Ok(HttpResponse::Ok()
-            .content_type("text/csv; charset=utf-8")
-            .insert_header((
-                "Content-Disposition",
-                format!("attachment; filename=\"{name}{table}-{}-{}.csv\"", range.from, range.to),
-            ))
-            .body(bytes))
-    }
+/// A report's CSV file name: `rake-2026-11-01-2026-11-21.csv`, with
+/// `-table-3` for one table.
+fn csv_name(name: &str, range: &Range) -> String {
+    let table = range.table.map(|t| format!("-table-{t}")).unwrap_or_default();
+    format!("{name}{table}-{}-{}.csv", range.from, range.to)
 }
 
 fn svg(body: String) -> HttpResponse {
@@ -243,7 +226,7 @@ pub async fn rake_csv(
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
     let (range, report) = load(&state, &req, reports::rake_report).await?;
-    let mut csv = Csv::new();
+    let mut csv = CsvFile::new();
     csv.row(["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot"])?;
     for r in &report.rows {
         csv.row([
@@ -266,7 +249,7 @@ pub async fn rake_csv(
         money(t.house),
         money(t.jackpot),
     ])?;
-    csv.respond("rake", &range)
+    csv.finish(&csv_name("rake", &range))
 }
 
 // ---- 2. jackpots ----
@@ -349,7 +332,7 @@ pub async fn jackpots_csv(
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
     let (range, report) = load(&state, &req, reports::jackpot_report).await?;
-    let mut csv = Csv::new();
+    let mut csv = CsvFile::new();
     csv.row([
         "pool_id",
         "pool",
@@ -420,7 +403,7 @@ pub async fn jackpots_csv(
     total.extend(std::iter::repeat_n(String::new(), 10));
     total.extend([money(amount), money(paid), String::new()]);
     csv.row(total)?;
-    csv.respond("jackpots", &range)
+    csv.finish(&csv_name("jackpots", &range))
 }
 
 // ---- 3. sessions ----
@@ -467,7 +450,7 @@ pub async fn sessions_csv(
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
     let (range, report) = load(&state, &req, reports::session_report).await?;
-    let mut csv = Csv::new();
+    let mut csv = CsvFile::new();
     let money_columns = ["buy_in", "add_ons", "cash_out", "rake", "jackpot_payouts", "stack", "net"];
     let mut header = vec!["seating_id", "table_id", "table", "seat", "player", "seated_at_utc", "gaming_day", "status"];
     header.extend(money_columns);
@@ -493,7 +476,7 @@ pub async fn sessions_csv(
     total.extend(std::iter::repeat_n(String::new(), 7));
     total.extend([t.buy_in, t.add_ons, t.cash_out, t.rake, t.jackpot_payouts, t.stack, t.net].into_iter().map(money));
     csv.row(total)?;
-    csv.respond("sessions", &range)
+    csv.finish(&csv_name("sessions", &range))
 }
 
 #[cfg(test)]

@@ -5,59 +5,26 @@ use std::net::TcpListener;
 use actix_web::dev::Server;
 use actix_web::{error::InternalError, middleware, web, App, HttpServer, ResponseError};
 
+use super::observe::Lifecycle;
 use super::routes::{self, hands, health, jackpots, score, tables, users};
+use super::state::{AppState, MAX_BODY_BYTES};
 use super::{account, floor, pages, reports};
-use crate::db::{self, Database};
-use crate::error::AppError;
-
-/// Largest request body accepted (a showdown is well under 4 KiB).
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
-
-/// Configuration from the environment.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// `BIND_ADDR`, default `127.0.0.1:8080`.
-    pub bind_addr: String,
-    /// `DATABASE_URL`: `postgres://…`, or a SQLite file (default `pitboss.sqlite`).
-    pub database_url: String,
-    /// `DATABASE_POOL_SIZE`, default 16.
-    pub pool_size: u32,
-}
-
-impl Settings {
-    pub fn from_env() -> Settings {
-        Settings {
-            bind_addr: std::env::var("BIND_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".to_string()),
-            database_url: std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_DATABASE.to_string()),
-            pool_size: std::env::var("DATABASE_POOL_SIZE").ok().and_then(|s| s.parse().ok()).unwrap_or(16),
-        }
-    }
-}
-
-/// What every handler can reach. Nothing here holds state that matters
-/// between requests: several app servers can share one database.
-pub struct AppState {
-    pub db: Database,
-    /// The casino's time zone (`TIME_ZONE`, default UTC): times on the floor
-    /// and back-office pages are shown in it (they are stored in UTC).
-    pub time_zone: chrono_tz::Tz,
-    /// `TRUST_PROXY=true`: client addresses come from the last
-    /// `X-Forwarded-For` entry (set it only behind a proxy that appends it).
-    pub trust_proxy: bool,
-}
+use crate::config::Config;
+use crate::db::Database;
+use crate::domain::AppError;
 
 /// Registers every route; shared by the server and the tests.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     let path_error = web::PathConfig::default().error_handler(|err, _req| {
-        let response = AppError::NotFound(format!("no such resource: {err}")).error_response();
+        let response = AppError::not_found("no_route", format!("no such resource: {err}")).error_response();
         InternalError::from_response(err.to_string(), response).into()
     });
     let query_error = web::QueryConfig::default().error_handler(|err, _req| {
-        let response = AppError::Invalid(format!("the query string is not valid: {err}")).error_response();
+        let response = AppError::invalid("bad_query", format!("the query string is not valid: {err}")).error_response();
         InternalError::from_response(err.to_string(), response).into()
     });
     let form_error = web::FormConfig::default().limit(MAX_BODY_BYTES).error_handler(|err, _req| {
-        let response = AppError::BadRequest(format!("the form could not be read: {err}")).error_response();
+        let response = AppError::bad_request("bad_form", format!("the form could not be read: {err}")).error_response();
         InternalError::from_response(err.to_string(), response).into()
     });
     cfg.app_data(path_error)
@@ -65,6 +32,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .app_data(form_error)
         .service(web::resource("/login").route(web::get().to(account::login_page)).route(form(account::login_post)))
         .service(web::resource("/logout").route(form(account::logout_post)))
+        .service(
+            web::resource("/account/password")
+                .route(web::get().to(account::password_page))
+                .route(form(account::password_post)),
+        )
         .service(web::resource("/setup").route(web::get().to(account::setup_page)).route(form(account::setup_post)))
         .route("/display", web::get().to(floor::display_page))
         .route("/floor", web::get().to(floor::floor_page))
@@ -116,11 +88,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .route("/healthz", web::get().to(health::healthz))
         .route("/readyz", web::get().to(health::readyz))
+        .route("/metrics", web::get().to(routes::metrics::metrics))
+        // The OpenAPI document (`/api/openapi.json`) and Swagger UI.
+        .route("/api/docs", web::get().to(super::openapi::to_docs))
+        .service(super::openapi::swagger_ui())
         .service(
             web::scope("/api/v1")
                 .wrap(middleware::from_fn(require_json))
                 .service(resource("/score").route(web::post().to(score::score_showdown)))
                 .service(resource("/me").route(web::get().to(users::me)))
+                .service(resource("/me/password").route(web::post().to(users::change_password)))
                 .service(
                     resource("/users")
                         .route(web::get().to(users::list_users))
@@ -176,7 +153,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 async fn require_json(
     req: actix_web::dev::ServiceRequest,
     next: middleware::Next<impl actix_web::body::MessageBody + 'static>,
-) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+) -> Result<
+    actix_web::dev::ServiceResponse<actix_web::body::EitherBody<impl actix_web::body::MessageBody>>,
+    actix_web::Error,
+> {
     use actix_web::http::{header, Method};
     // Scoring and analysing write nothing: any body is welcome there.
     let pure = matches!(req.path(), "/api/v1/score" | "/api/v1/analyse");
@@ -188,9 +168,11 @@ async fn require_json(
         .and_then(|v| v.split(';').next())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
     if changes && !json {
-        return Err(AppError::UnsupportedMediaType.into());
+        // An answer, not an error, so that the outer middleware (request
+        // id, security headers) sees it.
+        return Ok(req.into_response(AppError::json_required().error_response()).map_into_right_body());
     }
-    next.call(req).await
+    next.call(req).await.map(|res| res.map_into_left_body())
 }
 
 /// A form post must come from this service's own pages: its `Origin` (or,
@@ -205,15 +187,22 @@ async fn same_origin(
     actix_web::Error,
 > {
     use actix_web::http::header;
-    let host = req.connection_info().host().to_string();
+    // The host the request was sent to: its own Host header. Forwarding
+    // headers (X-Forwarded-Host, Forwarded) count only behind a trusted proxy.
+    let trust_proxy = req.app_data::<web::Data<AppState>>().is_some_and(|s| s.trust_proxy);
+    let host = if trust_proxy {
+        req.connection_info().host().to_string()
+    } else {
+        req.headers().get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("").to_string()
+    };
     let header_value = |name| req.headers().get(name).and_then(|v: &header::HeaderValue| v.to_str().ok());
     let from = header_value(header::ORIGIN).or_else(|| header_value(header::REFERER)).unwrap_or("");
     let from_host = from.split("://").nth(1).map(|rest| rest.split('/').next().unwrap_or(""));
     if from_host != Some(host.as_str()) {
-        let refusal = AppError::Forbidden(format!(
-            "this form was not sent from this service's own page (origin {:?}, host {host:?})",
-            from
-        ));
+        let refusal = AppError::forbidden(
+            "cross_site_form",
+            format!("this form was not sent from this service's own page (origin {from:?}, host {host:?})"),
+        );
         // An answer, not an error, so that a browser gets it as a page.
         return Ok(req.into_response(refusal.error_response()).map_into_right_body());
     }
@@ -235,39 +224,130 @@ fn resource(path: &str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(routes::method_not_allowed))
 }
 
-/// Session cookies are `Secure` (sent over HTTPS only) unless the service
-/// listens on a loopback address only, where there is no TLS to be had;
-/// `SECURE_COOKIES=true|false` decides otherwise (e.g. `true` behind a TLS
-/// proxy on the same host).
-fn secure_cookies(listener: &TcpListener) -> bool {
-    match std::env::var("SECURE_COOKIES").ok().as_deref() {
-        Some("true" | "1") => true,
-        Some("false" | "0") => false,
-        _ => !listener.local_addr().is_ok_and(|a| a.ip().is_loopback()),
+/// The service started: the server, and what its shutdown needs.
+pub struct Service {
+    pub server: Server,
+    lifecycle: web::Data<Lifecycle>,
+    shutdown_timeout: std::time::Duration,
+}
+
+impl Service {
+    /// Serves until SIGTERM or Ctrl-C, then drains: new requests are answered
+    /// 503 `shutting_down` while the ones in flight (commits waiting for
+    /// their durable COMMIT) finish, at most `SHUTDOWN_TIMEOUT`; then the
+    /// server stops.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let Service { server, lifecycle, shutdown_timeout } = self;
+        let handle = server.handle();
+        actix_web::rt::spawn(async move {
+            let signal = stop_signal().await;
+            log::info!("{signal}: draining ({} requests in flight; new ones get 503)", lifecycle.in_flight());
+            lifecycle.start_draining();
+            if lifecycle.drained(shutdown_timeout).await {
+                log::info!("drained: stopping");
+            } else {
+                log::warn!(
+                    "{} requests still in flight after {}s (SHUTDOWN_TIMEOUT): stopping anyway",
+                    lifecycle.in_flight(),
+                    shutdown_timeout.as_secs()
+                );
+            }
+            handle.stop(true).await;
+        });
+        server.await
     }
 }
 
-/// Starts the service on `listener` with the database `db`.
+/// The first of SIGTERM and Ctrl-C (SIGINT).
+async fn stop_signal() -> &'static str {
+    use futures_util::future::{select, Either};
+    #[cfg(unix)]
+    {
+        use actix_web::rt::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            let term = Box::pin(async move { term.recv().await });
+            let interrupt = Box::pin(actix_web::rt::signal::ctrl_c());
+            return match select(term, interrupt).await {
+                Either::Left(_) => "SIGTERM",
+                Either::Right(_) => "SIGINT",
+            };
+        }
+    }
+    let _ = actix_web::rt::signal::ctrl_c().await;
+    "SIGINT"
+}
+
+/// The service's address as a browser on this machine reaches it: a
+/// loopback address where it listens on every address (`0.0.0.0`, `[::]`).
+fn on_this_machine(at: std::net::SocketAddr) -> std::net::SocketAddr {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+    match at.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => (Ipv4Addr::LOCALHOST, at.port()).into(),
+        IpAddr::V6(ip) if ip.is_unspecified() => (Ipv6Addr::LOCALHOST, at.port()).into(),
+        _ => at,
+    }
+}
+
+/// The service's address as the floor network reaches it: the address it
+/// listens on, or where that is every address, this machine's own address
+/// on its network (the one its route out would use; nothing is sent).
+fn floor_address(at: std::net::SocketAddr) -> std::net::SocketAddr {
+    if !at.ip().is_unspecified() {
+        return at;
+    }
+    let probe = if at.is_ipv4() { ("0.0.0.0:0", "192.0.2.1:9") } else { ("[::]:0", "[2001:db8::1]:9") };
+    std::net::UdpSocket::bind(probe.0)
+        .and_then(|socket| {
+            socket.connect(probe.1)?;
+            socket.local_addr()
+        })
+        .map(|local| std::net::SocketAddr::new(local.ip(), at.port()))
+        .unwrap_or_else(|_| on_this_machine(at))
+}
+
+/// Starts the service on `listener` with the database `db` and the
+/// default settings (the tests' app).
 pub fn run(listener: TcpListener, db: Database) -> std::io::Result<Server> {
+    start(listener, db, &Config::default()).map(|service| service.server)
+}
+
+/// Starts the service on `listener` with the database `db`.
+pub fn start(listener: TcpListener, db: Database, config: &Config) -> std::io::Result<Service> {
+    use actix_request_identifier::{IdReuse, RequestIdentifier};
     use actix_session::{config::CookieContentSecurity, storage::CookieSessionStore, SessionMiddleware};
-    let key = crate::db::users::session_key(&db).map_err(|e| std::io::Error::other(e.to_string()))?;
-    if let Some(token) = crate::db::users::setup_token(&db).map_err(|e| std::io::Error::other(e.to_string()))? {
-        let at = listener.local_addr()?;
+    let key = crate::service::users::session_key(&db).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let at = listener.local_addr()?;
+    let secure = config.secure_cookies_at(at);
+    if let Some(token) = crate::service::users::setup_token(&db).map_err(|e| std::io::Error::other(e.to_string()))? {
+        // The page answers on this machine only: a loopback address, never
+        // the 0.0.0.0 or [::] the service may be bound to.
         log::warn!(
-            "no user yet: make the first admin at http://{at}/setup?token={token} (on this machine), \
-             or run `pitboss admin create`"
+            "no user yet: make the first admin at http://{}/setup?token={token} (on this machine), \
+             or run `pitboss admin create`",
+            on_this_machine(at)
         );
     }
+    if !at.ip().is_loopback() {
+        let floor = floor_address(at);
+        log::info!("tablets on the floor network open http://{floor}/ (or https:// through a TLS proxy)");
+        if secure {
+            log::warn!(
+                "session cookies are Secure (HTTPS only): a tablet at http://{floor}/ cannot stay signed in; \
+                 put a TLS proxy in front, or on a closed floor network set SECURE_COOKIES=false"
+            );
+        }
+    }
     let key = actix_web::cookie::Key::from(&key);
-    let secure = secure_cookies(&listener);
-    let time_zone = match std::env::var("TIME_ZONE") {
-        Ok(name) if !name.is_empty() => name.parse::<chrono_tz::Tz>().map_err(|_| {
-            std::io::Error::other(format!("TIME_ZONE {name:?} is not an IANA time zone (e.g. America/Los_Angeles)"))
-        })?,
-        _ => chrono_tz::UTC,
-    };
-    let trust_proxy = matches!(std::env::var("TRUST_PROXY").ok().as_deref(), Some("true" | "1"));
+    let time_zone = config.time_zone;
+    let trust_proxy = config.trust_proxy;
     let state = web::Data::new(AppState { db, time_zone, trust_proxy });
+    let lifecycle = web::Data::new(Lifecycle::default());
+    let headers = web::Data::new(super::headers::SecurityHeaders { hsts: secure });
+    let metrics_access = web::Data::new(routes::metrics::MetricsAccess { token: config.metrics_token.clone() });
+    // Behind a trusted proxy its request id is kept; otherwise each request
+    // gets a new one (a client's header could say anything).
+    let incoming_id = if trust_proxy { IdReuse::UseIncoming } else { IdReuse::IgnoreIncoming };
+    let app_lifecycle = lifecycle.clone();
     let server = HttpServer::new(move || {
         let sessions = SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
             .cookie_name("pitboss_session".to_string())
@@ -277,14 +357,22 @@ pub fn run(listener: TcpListener, db: Database) -> std::io::Result<Server> {
             .cookie_content_security(CookieContentSecurity::Private)
             .build();
         App::new()
-            .wrap(middleware::from_fn(super::error::html_errors))
+            .wrap(middleware::from_fn(super::error_page::html_errors))
             .wrap(sessions)
-            .wrap(middleware::Logger::default())
+            .wrap(middleware::from_fn(super::observe::observe))
+            .wrap(middleware::from_fn(super::headers::security_headers))
+            .wrap(RequestIdentifier::with_uuid().use_incoming_id(incoming_id))
             .app_data(state.clone())
+            .app_data(app_lifecycle.clone())
+            .app_data(headers.clone())
+            .app_data(metrics_access.clone())
             .configure(configure)
             .default_service(web::to(routes::not_found))
     })
+    // Signals are ours: SIGTERM drains first (`Service::run_until_stopped`).
+    .disable_signals()
+    .shutdown_timeout(config.shutdown_timeout)
     .listen(listener)?
     .run();
-    Ok(server)
+    Ok(Service { server, lifecycle, shutdown_timeout: config.shutdown_timeout() })
 }

@@ -16,6 +16,9 @@ pub struct TestApp {
     /// The API token every `request` sends: the test superuser `boss`
     /// (every role), unless a test says otherwise.
     pub token: String,
+    /// A session cookie (`pitboss_session=…`) every `request` sends instead
+    /// of the token, when set (`signed_in`).
+    pub cookie: String,
     /// The database, for making more users.
     pub db: Option<pitboss::db::Database>,
     _dir: Option<tempfile::TempDir>,
@@ -39,6 +42,7 @@ impl TestApp {
             base: base.to_string(),
             database_url: String::new(),
             token: String::new(),
+            cookie: String::new(),
             db: None,
             _dir: None,
             pg_admin: None,
@@ -49,6 +53,22 @@ impl TestApp {
     pub fn with_token(mut self, token: &str) -> TestApp {
         self.token = token.to_string();
         self
+    }
+
+    /// A client signed in as `username` (password `PASSWORD`) through the
+    /// sign-in page: its requests carry the session cookie, as a person's
+    /// browser would (jackpot sign-offs need a person, not a token).
+    pub fn signed_in(&self, username: &str) -> TestApp {
+        let cookie = Browser::signed_in(self, username).cookie;
+        let mut app = TestApp::at(&self.base);
+        app.cookie = cookie;
+        app
+    }
+
+    /// Makes a user with `roles` (dealer tables `tables`) and signs them in.
+    pub fn person(&self, username: &str, roles: &[&str], tables: &[i64]) -> TestApp {
+        self.user(username, roles, tables);
+        self.signed_in(username)
     }
 
     /// Makes a user with `roles` (dealer tables `tables`) and the password
@@ -63,19 +83,25 @@ impl TestApp {
 pub const PASSWORD: &str = "correct horse battery";
 
 pub fn make_user(db: &pitboss::db::Database, username: &str, roles: &[&str], tables: &[i64]) -> String {
-    use pitboss::db::{audit::Actor, users};
+    use pitboss::domain::{Actor, TableId};
+    use pitboss::service::users;
     let actor = Actor::command_line();
     let req = users::NewUserRequest {
         username: username.to_string(),
         display_name: None,
         roles: roles.iter().map(|r| r.to_string()).collect(),
         password: PASSWORD.to_string(),
-        tables: tables.to_vec(),
+        tables: tables.iter().copied().map(TableId).collect(),
     };
-    let user = users::create_user(db, &actor, &req, false).expect("make a test user");
-    users::create_token(db, &actor, user.id, &users::NewTokenRequest { label: "tests".to_string() })
-        .expect("make a test token")
-        .token
+    let user = users::create_user(db, &actor, req, false).expect("make a test user");
+    users::create_token(
+        db,
+        &actor,
+        user.id,
+        users::NewTokenRequest { label: "tests".to_string(), ..Default::default() },
+    )
+    .expect("make a test token")
+    .token
 }
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -118,7 +144,15 @@ pub fn fresh_database(backend: &str) -> TestApp {
             (url, Some(dir), None)
         }
     };
-    TestApp { base: String::new(), database_url, token: String::new(), db: None, _dir: dir, pg_admin }
+    TestApp {
+        base: String::new(),
+        database_url,
+        token: String::new(),
+        cookie: String::new(),
+        db: None,
+        _dir: dir,
+        pg_admin,
+    }
 }
 
 fn spawn_app_with(backend: &str, boss: bool) -> TestApp {
@@ -163,7 +197,9 @@ pub fn request_with(
     }
     let says_who =
         headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("authorization") || k.eq_ignore_ascii_case("cookie"));
-    if !says_who && !app.token.is_empty() {
+    if !says_who && !app.cookie.is_empty() {
+        head.push_str(&format!("Cookie: {}\r\n", app.cookie));
+    } else if !says_who && !app.token.is_empty() {
         head.push_str(&format!("Authorization: Bearer {}\r\n", app.token));
     }
     head.push_str("\r\n");

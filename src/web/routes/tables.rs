@@ -1,29 +1,56 @@
 //! Tables, pools, seats and the ledger.
 
+use crate::service::tables::{EntryView, PoolView, TableView};
+use crate::web::error::ErrorBody;
 use actix_web::{web, HttpResponse};
 
-use super::{json_body, ok_json, with_database, with_db};
-use crate::db::users::Role;
-use crate::db::{ledger, tables};
-use crate::error::AppError;
+use super::ok_json;
+use crate::domain::{AppError, PoolId, Role, SeatNo, TableId};
+use crate::service::tables;
 use crate::web::auth::Identity;
-use crate::web::startup::AppState;
+use crate::web::bodies::{AmountBody, NewPoolBody, NewTableBody, RulesetBody, SeatPlayerBody};
+use crate::web::extract::{json_body, with_database, with_db};
+use crate::web::state::AppState;
 
 /// `POST /api/v1/pools` (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/pools",
+    tag = "tables",
+    request_body = NewPoolBody,
+    responses(
+        (status = 201, description = "The pool", body = PoolView),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 409, description = "Codes: `already_exists`", body = ErrorBody),
+        (status = 422, description = "Codes: `bad_name`, `bad_money`, `bad_shares`", body = ErrorBody),
+    ),
+    security(("token" = ["admin"]), ("session" = ["admin"])),
+)]
 pub async fn create_pool(
     state: web::Data<AppState>,
     identity: Identity,
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     identity.require(&[Role::Admin])?;
-    let req: tables::NewPoolRequest = json_body(payload).await?;
-    let pool = with_database(&state, move |db| tables::create_pool(db, &identity.actor, &req)).await?;
+    let req = json_body::<NewPoolBody>(payload).await?.parse()?;
+    let pool = with_database(&state, move |db| tables::create_pool(db, &identity.actor, req)).await?;
     Ok(HttpResponse::Created().json(pool))
 }
 
+/// A pool with its balance and shares (any role).
+#[utoipa::path(
+    get,
+    path = "/api/v1/pools/{id}",
+    tag = "tables",
+    responses(
+        (status = 200, description = "The pool with its balance", body = PoolView),
+        (status = 404, description = "Codes: `no_pool`", body = ErrorBody),
+    ),
+    security(("token" = []), ("session" = [])),
+)]
 pub async fn get_pool(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<PoolId>,
     _identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
@@ -31,24 +58,58 @@ pub async fn get_pool(
 }
 
 /// `POST /api/v1/tables` (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/tables",
+    tag = "tables",
+    request_body = NewTableBody,
+    responses(
+        (status = 201, description = "The table", body = TableView),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 409, description = "Codes: `already_exists`", body = ErrorBody),
+        (status = 422, description = "Codes: `bad_name`, `unknown_preset`, `bad_money`, `bad_options`, `bad_pair_units`, `jackpot_above_rake`, `jackpot_without_pool`, `bad_pool`, `bad_seat_count`, `bad_time_zone`, `bad_cutoff`", body = ErrorBody),
+    ),
+    security(("token" = ["admin"]), ("session" = ["admin"])),
+)]
 pub async fn create_table(
     state: web::Data<AppState>,
     identity: Identity,
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     identity.require(&[Role::Admin])?;
-    let req: tables::NewTableRequest = json_body(payload).await?;
-    let table = with_database(&state, move |db| tables::create_table(db, &identity.actor, &req)).await?;
+    let req = json_body::<NewTableBody>(payload).await?.parse()?;
+    let table = with_database(&state, move |db| tables::create_table(db, &identity.actor, req)).await?;
     Ok(HttpResponse::Created().json(table))
 }
 
+/// Every table with seats, stacks, ruleset, hand number, open hand, pool (any role).
+#[utoipa::path(
+    get,
+    path = "/api/v1/tables",
+    tag = "tables",
+    responses(
+        (status = 200, description = "Every table", body = Vec<TableView>),
+    ),
+    security(("token" = []), ("session" = [])),
+)]
 pub async fn list_tables(state: web::Data<AppState>, _identity: Identity) -> Result<HttpResponse, AppError> {
     Ok(ok_json(&with_db(&state, tables::list_tables).await?))
 }
 
+/// One table (any role).
+#[utoipa::path(
+    get,
+    path = "/api/v1/tables/{id}",
+    tag = "tables",
+    responses(
+        (status = 200, description = "The table", body = TableView),
+        (status = 404, description = "Codes: `no_table`", body = ErrorBody),
+    ),
+    security(("token" = []), ("session" = [])),
+)]
 pub async fn get_table(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
@@ -56,47 +117,103 @@ pub async fn get_table(
 }
 
 /// `PUT /api/v1/tables/{id}/ruleset` (floor).
+#[utoipa::path(
+    put,
+    path = "/api/v1/tables/{id}/ruleset",
+    tag = "tables",
+    request_body = RulesetBody,
+    responses(
+        (status = 200, description = "The table on its new ruleset version", body = TableView),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_table`", body = ErrorBody),
+        (status = 409, description = "Codes: `hand_in_progress`", body = ErrorBody),
+        (status = 422, description = "Codes: `unknown_preset`, `bad_money`, `bad_options`, `bad_pair_units`, `jackpot_above_rake`, `jackpot_without_pool`, `bad_seat_count`", body = ErrorBody),
+    ),
+    security(("token" = ["floor"]), ("session" = ["floor"])),
+)]
 pub async fn change_ruleset(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     identity: Identity,
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     identity.require(&[Role::Floor])?;
     let id = path.into_inner();
-    let req: tables::RulesetRequest = json_body(payload).await?;
-    Ok(ok_json(&with_database(&state, move |db| tables::change_ruleset(db, &identity.actor, id, &req)).await?))
+    let req = json_body::<RulesetBody>(payload).await?.parse()?;
+    Ok(ok_json(&with_database(&state, move |db| tables::change_ruleset(db, &identity.actor, id, req)).await?))
 }
 
 /// `POST /api/v1/tables/{id}/seats` (the table's dealer or floor).
+#[utoipa::path(
+    post,
+    path = "/api/v1/tables/{id}/seats",
+    tag = "tables",
+    request_body = SeatPlayerBody,
+    responses(
+        (status = 201, description = "The table", body = TableView),
+        (status = 403, description = "Codes: `role_required`, `table_not_assigned`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_table`", body = ErrorBody),
+        (status = 409, description = "Codes: `hand_in_progress`, `seat_taken`", body = ErrorBody),
+        (status = 422, description = "Codes: `bad_seat`, `bad_money`, `table_money_limit`", body = ErrorBody),
+    ),
+    security(("token" = ["dealer", "floor"]), ("session" = ["dealer", "floor"])),
+)]
 pub async fn seat_player(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     identity: Identity,
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     identity.require_table(id)?;
-    let req: tables::SeatPlayerRequest = json_body(payload).await?;
-    let table = with_database(&state, move |db| tables::seat_player(db, &identity.actor, id, &req)).await?;
+    let req = json_body::<SeatPlayerBody>(payload).await?.parse()?;
+    let table = with_database(&state, move |db| tables::seat_player(db, &identity.actor, id, req)).await?;
     Ok(HttpResponse::Created().json(table))
 }
 
+/// An add-on, between hands. The table's dealer or the floor.
+#[utoipa::path(
+    post,
+    path = "/api/v1/tables/{id}/seats/{seat}/add-on",
+    tag = "tables",
+    request_body = AmountBody,
+    responses(
+        (status = 200, description = "The table", body = TableView),
+        (status = 403, description = "Codes: `role_required`, `table_not_assigned`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_table`, `seat_empty`", body = ErrorBody),
+        (status = 409, description = "Codes: `hand_in_progress`", body = ErrorBody),
+        (status = 422, description = "Codes: `bad_money`, `table_money_limit`", body = ErrorBody),
+    ),
+    security(("token" = ["dealer", "floor"]), ("session" = ["dealer", "floor"])),
+)]
 pub async fn add_on(
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(TableId, SeatNo)>,
     identity: Identity,
     payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
     let (id, seat) = path.into_inner();
     identity.require_table(id)?;
-    let req: tables::AmountRequest = json_body(payload).await?;
-    Ok(ok_json(&with_database(&state, move |db| tables::add_on(db, &identity.actor, id, seat, &req)).await?))
+    let amount = json_body::<AmountBody>(payload).await?.parse()?;
+    Ok(ok_json(&with_database(&state, move |db| tables::add_on(db, &identity.actor, id, seat, amount)).await?))
 }
 
+/// Cashes out the whole stack; the seat is free again. The table's dealer or the floor.
+#[utoipa::path(
+    post,
+    path = "/api/v1/tables/{id}/seats/{seat}/cash-out",
+    tag = "tables",
+    responses(
+        (status = 200, description = "The table", body = TableView),
+        (status = 403, description = "Codes: `role_required`, `table_not_assigned`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_table`, `seat_empty`", body = ErrorBody),
+        (status = 409, description = "Codes: `hand_in_progress`, `jackpot_share_waiting`", body = ErrorBody),
+    ),
+    security(("token" = ["dealer", "floor"]), ("session" = ["dealer", "floor"])),
+)]
 pub async fn cash_out(
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(TableId, SeatNo)>,
     identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     let (id, seat) = path.into_inner();
@@ -105,20 +222,25 @@ pub async fn cash_out(
 }
 
 /// `GET /api/v1/tables/{id}/ledger`: the table's dealer, floor, accountants, admins.
+#[utoipa::path(
+    get,
+    path = "/api/v1/tables/{id}/ledger",
+    tag = "tables",
+    responses(
+        (status = 200, description = "Every ledger row of the table, oldest first", body = Vec<EntryView>),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_table`", body = ErrorBody),
+    ),
+    security(("token" = ["dealer", "floor", "accountant", "admin"]), ("session" = ["dealer", "floor", "accountant", "admin"])),
+)]
 pub async fn table_ledger(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     if !identity.user.deals_at(id) {
         identity.require(&[Role::Floor, Role::Accountant, Role::Admin])?;
     }
-    let entries = with_db(&state, move |c| {
-        tables::table_row(c, id)?;
-        ledger::entries_for_table(c, id)
-    })
-    .await?;
-    let view: Vec<ledger::EntryView> = entries.into_iter().map(Into::into).collect();
-    Ok(ok_json(&view))
+    Ok(ok_json(&with_db(&state, move |c| tables::table_ledger(c, id)).await?))
 }

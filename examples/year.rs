@@ -1,0 +1,398 @@
+//! A year-scale database, and what every report and page costs on it
+//! (issue 17; figures in docs/benchmarks.md).
+//!
+//! `cargo run --release --example year -- DATABASE_URL CHECKPOINT…`
+//!
+//! Plays a room of 50 four-seat tables (hawaiian-gardens, unit 1.00, rake
+//! 0.50 a seat with 0.10 to one shared jackpot pool, Los Angeles time, 06:00
+//! cutoff) through the service's own use cases, in process: start and commit
+//! (cards dealt at random and set the house way), players leaving and new
+//! ones sitting down (one seat in 150 a hand), add-ons when a stack runs low,
+//! and a misdeal voided now and then (one hand in 1,000). The process clock
+//! is moved gaming day by gaming day (`db::set_clock_offset`): 40,000 hands
+//! a day (`PITBOSS_YEAR_HANDS_PER_DAY`), the last day ending today.
+//!
+//! At each checkpoint (hands committed: `100000 500000 2000000`) it prints
+//! the database's size per hand, the start-and-commit latency of the day
+//! just played, and the time of every report and page through HTTP on
+//! loopback (the release server in this process, a bearer token; the median
+//! and the slowest of 5 after one warm-up), as markdown rows.
+//!
+//! The database must be new (an empty SQLite file path, or an empty
+//! PostgreSQL database). Nothing but the given database and loopback is used.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use chrono::{NaiveDate, NaiveTime, TimeZone, Utc};
+use diesel::prelude::*;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use serde_json::json;
+
+use pitboss::db::{Database, DbConnection};
+use pitboss::domain::{Actor, HandNumber, Money, TableId};
+use pitboss::engine::card::{display_cards, Card};
+use pitboss::service::hands::{self, ShowdownRequest, StartHandRequest, VoidRequest};
+use pitboss::service::{tables, users};
+
+const TABLES: usize = 50;
+const SEATS: i32 = 4;
+const ZONE: &str = "America/Los_Angeles";
+const BUY_IN: &str = "500";
+
+fn hands_per_day() -> u64 {
+    std::env::var("PITBOSS_YEAR_HANDS_PER_DAY").ok().and_then(|v| v.parse().ok()).unwrap_or(40_000)
+}
+
+struct Room {
+    db: Database,
+    url: String,
+    actor: Actor,
+    token: String,
+    tables: Vec<TableId>,
+    /// Players seated so far (for new names).
+    players: AtomicU64,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((url, checkpoints)) = args.split_first() else {
+        eprintln!("usage: year DATABASE_URL CHECKPOINT… (hands committed, e.g. 100000 500000 2000000)");
+        std::process::exit(2);
+    };
+    let mut checkpoints: Vec<u64> = checkpoints.iter().map(|c| c.parse().expect("a checkpoint is a number")).collect();
+    checkpoints.sort_unstable();
+    let last = *checkpoints.last().expect("at least one checkpoint");
+    let per_day = hands_per_day();
+    let days = last.div_ceil(per_day);
+    let room = Room::open(url);
+    let zone: chrono_tz::Tz = ZONE.parse().unwrap();
+    let today = Utc::now().with_timezone(&zone).date_naive();
+    let first_day = today - chrono::Duration::days(days as i64 - 1);
+    println!("# {} : {TABLES} tables, {per_day} hands a gaming day, {days} days from {first_day}", redact(url));
+    let server = room.serve();
+    let mut played = 0u64;
+    let mut next = checkpoints.iter().copied().peekable();
+    for d in 0..days {
+        let day = first_day + chrono::Duration::days(d as i64);
+        // 07:00 in the casino: well inside the gaming day that starts 06:00.
+        let start = zone.from_local_datetime(&day.and_time(NaiveTime::from_hms_opt(7, 0, 0).unwrap())).unwrap();
+        pitboss::db::set_clock_offset(start.with_timezone(&Utc) - Utc::now());
+        let want = next.peek().copied().unwrap_or(last).min(played + per_day) - played;
+        let started = Instant::now();
+        let latencies = room.play_day(want, d);
+        played += want;
+        eprintln!(
+            "day {day}: {want} hands in {:.1} s ({:.0}/s); {played} in all",
+            started.elapsed().as_secs_f64(),
+            want as f64 / started.elapsed().as_secs_f64()
+        );
+        if next.peek() == Some(&played) {
+            next.next();
+            room.checkpoint(&server, played, day, first_day, latencies);
+        }
+    }
+    pitboss::db::set_clock_offset(chrono::Duration::zero());
+}
+
+fn redact(url: &str) -> String {
+    url.split('?').next().unwrap_or(url).to_string()
+}
+
+impl Room {
+    fn open(url: &str) -> Room {
+        let db = pitboss::db::connect(url, 24).expect("open the database");
+        let mut conn = db.conn().expect("a connection");
+        let hands: i64 = pitboss::db::schema::hands::table.count().get_result(&mut **conn).expect("count hands");
+        assert_eq!(hands, 0, "the database must be new");
+        drop(conn);
+        let setup = Actor::command_line();
+        let user = users::create_user(
+            &db,
+            &setup,
+            users::NewUserRequest {
+                username: "builder".to_string(),
+                display_name: Some("Year builder".to_string()),
+                roles: ["admin", "floor", "accountant", "dealer"].map(String::from).to_vec(),
+                password: format!("builder-{}", users::random_hex(8)),
+                tables: Vec::new(),
+            },
+            false,
+        )
+        .expect("make the builder's user");
+        let token = users::create_token(
+            &db,
+            &setup,
+            user.id,
+            users::NewTokenRequest { label: "year builder".to_string(), ..Default::default() },
+        )
+        .expect("make a token")
+        .token;
+        let actor = Actor {
+            user_id: Some(user.id),
+            username: "builder".to_string(),
+            ip: "year builder".to_string(),
+            token_id: None,
+        };
+        let pool = tables::create_pool(
+            &db,
+            &actor,
+            tables::NewPool { name: "Bad beat".to_string(), seed: Money::parse("1000", "seed").unwrap(), shares: None },
+        )
+        .expect("make the pool");
+        let mut ids = Vec::new();
+        for t in 1..=TABLES {
+            let body: pitboss::web::bodies::NewTableBody = serde_json::from_value(json!({
+                "name": format!("Table {t:02}"), "seat_count": SEATS, "pool_id": pool.id, "time_zone": ZONE,
+                "gaming_day_cutoff": "06:00", "preset": "hawaiian-gardens", "unit": "1", "rake_per_seat": "0.50",
+                "jackpot_part": "0.10",
+            }))
+            .unwrap();
+            let table = tables::create_table(&db, &actor, body.parse().unwrap()).expect("make a table");
+            ids.push(table.id);
+        }
+        let room = Room { db, url: url.to_string(), actor, token, tables: ids, players: AtomicU64::new(0) };
+        for &table in &room.tables {
+            for seat in 1..=SEATS {
+                room.sit(table, seat);
+            }
+        }
+        room
+    }
+
+    fn sit(&self, table: TableId, seat: i32) {
+        let n = self.players.fetch_add(1, Ordering::Relaxed) + 1;
+        tables::seat_player(
+            &self.db,
+            &self.actor,
+            table,
+            tables::SeatPlayer { seat, player: format!("Player {n}"), buy_in: Money::parse(BUY_IN, "buy_in").unwrap() },
+        )
+        .expect("seat a player");
+    }
+
+    /// Tops up every stack below 100.00 (an add-on of 500.00).
+    fn top_up(&self, table: TableId) {
+        let view = tables::get_table(&mut self.db.conn().expect("a connection"), table).expect("the table");
+        for s in view.seats {
+            if s.stack < Money::parse("100", "x").unwrap() {
+                tables::add_on(&self.db, &self.actor, table, s.seat, Money::parse(BUY_IN, "x").unwrap())
+                    .expect("an add-on");
+            }
+        }
+    }
+
+    /// Plays `hands` hands over the tables at once; the start-and-commit
+    /// latencies.
+    fn play_day(&self, hands: u64, day: u64) -> Vec<Duration> {
+        let per_table = hands / TABLES as u64;
+        let extra = hands % TABLES as u64;
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = self
+                .tables
+                .iter()
+                .enumerate()
+                .map(|(i, &table)| {
+                    let n = per_table + u64::from((i as u64) < extra);
+                    scope.spawn(move || self.play_table(table, n, day * 1_000 + i as u64))
+                })
+                .collect();
+            workers.into_iter().flat_map(|w| w.join().expect("a table's worker")).collect()
+        })
+    }
+
+    fn play_table(&self, table: TableId, hands: u64, seed: u64) -> Vec<Duration> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let rules = pitboss::engine::ruleset::preset("hawaiian-gardens").expect("the preset");
+        let mut latencies = Vec::with_capacity(hands as usize);
+        let mut played = 0;
+        while played < hands {
+            let t0 = Instant::now();
+            let hand = match hands::start_hand(&self.db, &self.actor, table, StartHandRequest { seats: None }) {
+                Ok(h) => h,
+                Err(e) if e.code == "too_few_seats" => {
+                    self.top_up(table);
+                    continue;
+                }
+                Err(e) => panic!("table {table}: start: {e}"),
+            };
+            let mut deck: Vec<Card> = Card::deck().collect();
+            deck.shuffle(&mut rng);
+            let seats: Vec<serde_json::Value> = hand
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(k, s)| {
+                    let cards: [Card; 13] = deck[k * 13..k * 13 + 13].try_into().unwrap();
+                    let set = pitboss::engine::setter::house_set(&cards, rules);
+                    json!({"seat": s.seat, "front": display_cards(&set.front), "middle": display_cards(&set.middle),
+                           "back": display_cards(&set.back)})
+                })
+                .collect();
+            let req: ShowdownRequest = serde_json::from_value(json!({ "seats": seats })).unwrap();
+            let committed = hands::commit(&self.db, &self.actor, table, hand.number, req, None);
+            latencies.push(t0.elapsed());
+            if let Err(e) = committed {
+                panic!("table {table}: commit hand {}: {e}", hand.number);
+            }
+            played += 1;
+            if rng.random_range(0..1_000) == 0 {
+                let void = VoidRequest {
+                    reason: serde_json::from_value(json!("misdeal")).unwrap(),
+                    note: "year builder: a misdeal".to_string(),
+                };
+                // Refused when a jackpot hit of the hand stands in the way:
+                // then it stays committed.
+                let _ = hands::void(&self.db, &self.actor, table, hand.number, void);
+            }
+            for s in &hand.seats {
+                if rng.random_range(0..150) == 0 && tables::cash_out(&self.db, &self.actor, table, s.seat).is_ok() {
+                    self.sit(table, s.seat.get());
+                }
+            }
+            if played % 25 == 0 {
+                self.top_up(table);
+            }
+        }
+        latencies
+    }
+
+    /// The release server on this database, in this process: its address.
+    fn serve(&self) -> String {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let server = pitboss::web::run(listener, self.db.clone()).expect("start the server");
+        std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
+        base
+    }
+
+    fn checkpoint(&self, base: &str, hands: u64, today: NaiveDate, first: NaiveDate, latencies: Vec<Duration>) {
+        let (bytes, biggest) = self.size();
+        println!("\n## {hands} hands ({} gaming days)\n", (today - first).num_days() + 1);
+        println!("database: {:.1} MB, **{:.0} bytes per hand**", bytes as f64 / 1e6, bytes as f64 / hands as f64);
+        for (name, size) in biggest {
+            println!("- {name}: {:.1} MB ({:.0} bytes per hand)", size as f64 / 1e6, size as f64 / hands as f64);
+        }
+        let mut sorted = latencies;
+        sorted.sort_unstable();
+        let pct = |p: f64| sorted[((sorted.len() - 1) as f64 * p) as usize].as_secs_f64() * 1e3;
+        println!(
+            "start + commit in process, the last day ({} hands, 50 tables at once): p50 {:.1} ms, p99 {:.1} ms\n",
+            sorted.len(),
+            pct(0.5),
+            pct(0.99)
+        );
+        let last_hand: i64 = {
+            let mut conn = self.db.conn().unwrap();
+            pitboss::db::schema::hands::table
+                .filter(pitboss::db::schema::hands::table_id.eq(self.tables[0]))
+                .select(diesel::dsl::max(pitboss::db::schema::hands::number))
+                .first::<Option<HandNumber>>(&mut **conn)
+                .unwrap()
+                .map_or(1, |n| i64::from(n.get()))
+        };
+        let t = self.tables[0];
+        let week = format!("from={}&to={today}", today - chrono::Duration::days(6));
+        let month = format!("from={}&to={today}", today - chrono::Duration::days(29));
+        let year = format!("from={}&to={today}", (today - chrono::Duration::days(365)).max(first));
+        let mut paths: Vec<String> = Vec::new();
+        for report in ["rake", "jackpots", "sessions"] {
+            for range in [&week, &month, &year] {
+                paths.push(format!("/reports/{report}.json?{range}"));
+            }
+            paths.push(format!("/reports/{report}.csv?{month}"));
+            paths.push(format!("/reports/{report}?{month}"));
+        }
+        paths.extend([
+            "/".to_string(),
+            "/floor".to_string(),
+            "/display".to_string(),
+            "/exceptions".to_string(),
+            "/audit".to_string(),
+            "/admin/tables".to_string(),
+            format!("/tables/{t}"),
+            format!("/tables/{t}/hands/{last_hand}/sheet"),
+            format!("/api/v1/tables/{t}"),
+            format!("/api/v1/tables/{t}/hands/{last_hand}"),
+            "/api/v1/pools/1".to_string(),
+            "/api/v1/jackpots".to_string(),
+            "/api/v1/audit".to_string(),
+            "/api/v1/exceptions".to_string(),
+        ]);
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build()
+            .into();
+        println!("| {hands} hands | median | slowest | bytes |\n|---|---|---|---|");
+        for path in paths {
+            let mut times = Vec::new();
+            let mut size = 0;
+            let mut status = 0;
+            for _ in 0..6 {
+                let t0 = Instant::now();
+                let answer = agent
+                    .get(format!("{base}{path}"))
+                    .header("Authorization", format!("Bearer {}", self.token))
+                    .header("Accept", "text/html,application/json")
+                    .call()
+                    .expect("an answer");
+                status = answer.status().as_u16();
+                let body = answer.into_body().with_config().limit(1 << 31).read_to_vec().unwrap_or_default();
+                times.push(t0.elapsed());
+                size = body.len();
+            }
+            times.remove(0);
+            times.sort_unstable();
+            let flag = if status == 200 { String::new() } else { format!(" (status {status})") };
+            println!(
+                "| `{path}`{flag} | {:.1} ms | {:.1} ms | {size} |",
+                times[2].as_secs_f64() * 1e3,
+                times[4].as_secs_f64() * 1e3
+            );
+        }
+    }
+
+    /// The database's size in bytes, and its biggest tables and indexes.
+    fn size(&self) -> (u64, Vec<(String, u64)>) {
+        #[derive(QueryableByName)]
+        struct Sized {
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            name: String,
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            bytes: i64,
+        }
+        let mut conn = DbConnection::establish(&self.url).expect("a connection");
+        if pitboss::db::is_postgres(&self.url) {
+            let total: Vec<Sized> =
+                diesel::sql_query("SELECT 'all' AS name, pg_database_size(current_database()) AS bytes")
+                    .load(&mut conn)
+                    .unwrap();
+            let parts: Vec<Sized> = diesel::sql_query(
+                "SELECT relname::text AS name, pg_total_relation_size(oid) AS bytes FROM pg_class \
+                 WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace ORDER BY 2 DESC LIMIT 8",
+            )
+            .load(&mut conn)
+            .unwrap();
+            (total[0].bytes as u64, parts.into_iter().map(|p| (p.name, p.bytes as u64)).collect())
+        } else {
+            use diesel::connection::SimpleConnection;
+            conn.batch_execute("PRAGMA wal_checkpoint(TRUNCATE)").unwrap();
+            let total: Vec<Sized> = diesel::sql_query(
+                "SELECT 'all' AS name, (SELECT page_count FROM pragma_page_count()) * \
+                 (SELECT page_size FROM pragma_page_size()) AS bytes",
+            )
+            .load(&mut conn)
+            .unwrap();
+            // Table by table where SQLite was built with the dbstat table.
+            let parts: Vec<Sized> = diesel::sql_query(
+                "SELECT name, CAST(SUM(pgsize) AS BIGINT) AS bytes FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 12",
+            )
+            .load(&mut conn)
+            .unwrap_or_default();
+            (total[0].bytes as u64, parts.into_iter().map(|p| (p.name, p.bytes as u64)).collect())
+        }
+    }
+}

@@ -1,0 +1,1 @@
+ALTER TABLE ruleset_versions DROP COLUMN rules_revision;

@@ -1,0 +1,623 @@
+//! Daily rollups: what the reports read instead of the whole ledger. Each is
+//! kept in the same transaction as the ledger rows it sums (an upsert that
+//! adds a change); [`recompute`] sums them again from the ledger itself, to
+//! check the ones kept (a test does after random commits and voids) and to
+//! build them for a database written before they existed.
+//!
+//! What each sums:
+//! - a table's day (the day its hand was committed, in the table's clock):
+//!   hands committed and not voided; rake (net of reversals), the house's
+//!   share (with refunds of locked contributions), the jackpot's share; and,
+//!   by the day written, what the table put into its pool;
+//! - a pool's day (the pool's clock: the first table feeding it, or UTC
+//!   midnight): its seeds, locks, returns (a reversal counts as the kind it
+//!   reverses) and the payouts of its hits;
+//! - a seating: buy-in, add-ons, cash-out, rake and payouts.
+
+use std::collections::BTreeMap;
+
+use chrono::{NaiveDateTime, NaiveTime};
+use diesel::prelude::*;
+use diesel::upsert::excluded;
+
+use super::reports::{gaming_day, Clock};
+use super::schema::{
+    casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pool_days, seating_totals, showdowns, table_days,
+};
+use super::DbConnection;
+use crate::domain::{AppError, EntryId, EntryKind, HandId, HitId, Money, PoolId, SeatingId, TableId};
+use crate::on_backend;
+
+/// What a change adds to a table's gaming day.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableDay {
+    /// Hands committed (−1 for a void).
+    pub hands: i64,
+    pub rake: Money,
+    pub house: Money,
+    pub jackpot: Money,
+    /// Money the table put into its pool on this day (contributions less
+    /// their reversals, by the day written).
+    pub pool_in: Money,
+}
+
+pub fn add_table_day(
+    conn: &mut DbConnection,
+    table: TableId,
+    day: &str,
+    pool: Option<PoolId>,
+    d: TableDay,
+) -> QueryResult<()> {
+    let row = (
+        table_days::table_id.eq(table),
+        table_days::gaming_day.eq(day),
+        table_days::hands.eq(d.hands),
+        table_days::rake_cents.eq(d.rake),
+        table_days::house_cents.eq(d.house),
+        table_days::jackpot_cents.eq(d.jackpot),
+        table_days::pool_id.eq(pool),
+        table_days::pool_in_cents.eq(d.pool_in),
+    );
+    let set = (
+        table_days::hands.eq(table_days::hands + excluded(table_days::hands)),
+        table_days::rake_cents.eq(table_days::rake_cents + excluded(table_days::rake_cents)),
+        table_days::house_cents.eq(table_days::house_cents + excluded(table_days::house_cents)),
+        table_days::jackpot_cents.eq(table_days::jackpot_cents + excluded(table_days::jackpot_cents)),
+        table_days::pool_in_cents.eq(table_days::pool_in_cents + excluded(table_days::pool_in_cents)),
+    );
+    on_backend!(conn, |c| diesel::insert_into(table_days::table)
+        .values(row)
+        .on_conflict((table_days::table_id, table_days::gaming_day))
+        .do_update()
+        .set(set)
+        .execute(c))?;
+    Ok(())
+}
+
+/// What a change adds to a pool's gaming day (its own rows).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PoolDay {
+    pub seeds: Money,
+    /// Hits locked (positive: money out of the pool).
+    pub locked: Money,
+    pub returned: Money,
+    /// Reversals of the pool's own rows other than contributions (a void of
+    /// a hit's hand takes its lock and re-seed back).
+    pub other: Money,
+    /// Paid to players by verified hits.
+    pub paid_out: Money,
+}
+
+pub fn add_pool_day(conn: &mut DbConnection, pool: PoolId, day: &str, d: PoolDay) -> QueryResult<()> {
+    let row = (
+        pool_days::pool_id.eq(pool),
+        pool_days::gaming_day.eq(day),
+        pool_days::seeds_cents.eq(d.seeds),
+        pool_days::locked_cents.eq(d.locked),
+        pool_days::returned_cents.eq(d.returned),
+        pool_days::other_cents.eq(d.other),
+        pool_days::paid_out_cents.eq(d.paid_out),
+    );
+    let set = (
+        pool_days::seeds_cents.eq(pool_days::seeds_cents + excluded(pool_days::seeds_cents)),
+        pool_days::locked_cents.eq(pool_days::locked_cents + excluded(pool_days::locked_cents)),
+        pool_days::returned_cents.eq(pool_days::returned_cents + excluded(pool_days::returned_cents)),
+        pool_days::other_cents.eq(pool_days::other_cents + excluded(pool_days::other_cents)),
+        pool_days::paid_out_cents.eq(pool_days::paid_out_cents + excluded(pool_days::paid_out_cents)),
+    );
+    on_backend!(conn, |c| diesel::insert_into(pool_days::table)
+        .values(row)
+        .on_conflict((pool_days::pool_id, pool_days::gaming_day))
+        .do_update()
+        .set(set)
+        .execute(c))?;
+    Ok(())
+}
+
+/// What a change adds to a seating's totals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatingTotals {
+    pub buy_in: Money,
+    pub add_ons: Money,
+    /// Taken off the table (positive).
+    pub cash_out: Money,
+    /// Rake paid (positive).
+    pub rake: Money,
+    pub payouts: Money,
+}
+
+/// Adds to the totals of several seatings, in one statement.
+pub fn add_seating_totals(conn: &mut DbConnection, rows: &[(SeatingId, SeatingTotals)]) -> QueryResult<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let values: Vec<_> = rows
+        .iter()
+        .map(|(s, t)| {
+            (
+                seating_totals::seating_id.eq(*s),
+                seating_totals::buy_in_cents.eq(t.buy_in),
+                seating_totals::add_ons_cents.eq(t.add_ons),
+                seating_totals::cash_out_cents.eq(t.cash_out),
+                seating_totals::rake_cents.eq(t.rake),
+                seating_totals::payouts_cents.eq(t.payouts),
+            )
+        })
+        .collect();
+    let set = (
+        seating_totals::buy_in_cents.eq(seating_totals::buy_in_cents + excluded(seating_totals::buy_in_cents)),
+        seating_totals::add_ons_cents.eq(seating_totals::add_ons_cents + excluded(seating_totals::add_ons_cents)),
+        seating_totals::cash_out_cents.eq(seating_totals::cash_out_cents + excluded(seating_totals::cash_out_cents)),
+        seating_totals::rake_cents.eq(seating_totals::rake_cents + excluded(seating_totals::rake_cents)),
+        seating_totals::payouts_cents.eq(seating_totals::payouts_cents + excluded(seating_totals::payouts_cents)),
+    );
+    on_backend!(conn, |c| diesel::insert_into(seating_totals::table)
+        .values(&values)
+        .on_conflict(seating_totals::seating_id)
+        .do_update()
+        .set(set)
+        .execute(c))?;
+    Ok(())
+}
+
+// ---- reading ----
+
+#[derive(Clone, Debug, Queryable, PartialEq, Eq)]
+pub struct TableDayRow {
+    pub table_id: TableId,
+    pub gaming_day: String,
+    pub hands: i64,
+    pub rake: Money,
+    pub house: Money,
+    pub jackpot: Money,
+    pub pool_id: Option<PoolId>,
+    pub pool_in: Money,
+}
+
+fn table_day_columns() -> (
+    table_days::table_id,
+    table_days::gaming_day,
+    table_days::hands,
+    table_days::rake_cents,
+    table_days::house_cents,
+    table_days::jackpot_cents,
+    table_days::pool_id,
+    table_days::pool_in_cents,
+) {
+    (
+        table_days::table_id,
+        table_days::gaming_day,
+        table_days::hands,
+        table_days::rake_cents,
+        table_days::house_cents,
+        table_days::jackpot_cents,
+        table_days::pool_id,
+        table_days::pool_in_cents,
+    )
+}
+
+/// The table days from `from` to `to` (`YYYY-MM-DD`, inclusive) of these
+/// tables (all when `None`).
+pub fn table_days(
+    conn: &mut DbConnection,
+    tables: Option<&[TableId]>,
+    from: &str,
+    to: &str,
+) -> QueryResult<Vec<TableDayRow>> {
+    let mut q = table_days::table
+        .filter(table_days::gaming_day.ge(from.to_string()))
+        .filter(table_days::gaming_day.le(to.to_string()))
+        .into_boxed();
+    if let Some(t) = tables {
+        q = q.filter(table_days::table_id.eq_any(t.to_vec()));
+    }
+    q.order((table_days::gaming_day, table_days::table_id)).select(table_day_columns()).load(conn)
+}
+
+/// Every table day (for checking and rebuilding).
+pub fn all_table_days(conn: &mut DbConnection) -> QueryResult<Vec<TableDayRow>> {
+    table_days::table.order((table_days::table_id, table_days::gaming_day)).select(table_day_columns()).load(conn)
+}
+
+/// What tables put into `pool` before `day` and from `day` to `to`.
+pub fn pool_in(conn: &mut DbConnection, pool: PoolId, before: &str) -> QueryResult<Money> {
+    let cents: Option<i64> = table_days::table
+        .filter(table_days::pool_id.eq(pool))
+        .filter(table_days::gaming_day.lt(before.to_string()))
+        .select(diesel::dsl::sql::<diesel::sql_types::Nullable<diesel::sql_types::BigInt>>(
+            "CAST(SUM(pool_in_cents) AS BIGINT)",
+        ))
+        .first(conn)?;
+    Ok(Money::from_cents(cents.unwrap_or(0)))
+}
+
+#[derive(Clone, Debug, Queryable, PartialEq, Eq)]
+pub struct PoolDayRow {
+    pub pool_id: PoolId,
+    pub gaming_day: String,
+    pub seeds: Money,
+    pub locked: Money,
+    pub returned: Money,
+    pub other: Money,
+    pub paid_out: Money,
+}
+
+/// A pool's days, oldest first (all of them: a pool has one a day at most).
+pub fn pool_days(conn: &mut DbConnection, pool: Option<PoolId>) -> QueryResult<Vec<PoolDayRow>> {
+    let mut q = pool_days::table.into_boxed();
+    if let Some(p) = pool {
+        q = q.filter(pool_days::pool_id.eq(p));
+    }
+    q.order((pool_days::pool_id, pool_days::gaming_day))
+        .select((
+            pool_days::pool_id,
+            pool_days::gaming_day,
+            pool_days::seeds_cents,
+            pool_days::locked_cents,
+            pool_days::returned_cents,
+            pool_days::other_cents,
+            pool_days::paid_out_cents,
+        ))
+        .load(conn)
+}
+
+#[derive(Clone, Debug, Queryable, PartialEq, Eq)]
+pub struct SeatingTotalsRow {
+    pub seating_id: SeatingId,
+    pub buy_in: Money,
+    pub add_ons: Money,
+    pub cash_out: Money,
+    pub rake: Money,
+    pub payouts: Money,
+}
+
+pub fn seating_totals(conn: &mut DbConnection, seatings: Option<&[SeatingId]>) -> QueryResult<Vec<SeatingTotalsRow>> {
+    let mut q = seating_totals::table.into_boxed();
+    if let Some(s) = seatings {
+        q = q.filter(seating_totals::seating_id.eq_any(s.to_vec()));
+    }
+    q.order(seating_totals::seating_id)
+        .select((
+            seating_totals::seating_id,
+            seating_totals::buy_in_cents,
+            seating_totals::add_ons_cents,
+            seating_totals::cash_out_cents,
+            seating_totals::rake_cents,
+            seating_totals::payouts_cents,
+        ))
+        .load(conn)
+}
+
+/// Empties every rollup (before a rebuild from the ledger).
+pub fn clear(conn: &mut DbConnection) -> QueryResult<()> {
+    diesel::delete(table_days::table).execute(conn)?;
+    diesel::delete(pool_days::table).execute(conn)?;
+    diesel::delete(seating_totals::table).execute(conn)?;
+    Ok(())
+}
+
+/// What tables put into `pool` on each day from `from` to `to` (inclusive).
+pub fn pool_in_days(conn: &mut DbConnection, pool: PoolId, from: &str, to: &str) -> QueryResult<Vec<(String, Money)>> {
+    let rows: Vec<(String, Money)> = table_days::table
+        .filter(table_days::pool_id.eq(pool))
+        .filter(table_days::gaming_day.ge(from.to_string()))
+        .filter(table_days::gaming_day.le(to.to_string()))
+        .order(table_days::gaming_day)
+        .select((table_days::gaming_day, table_days::pool_in_cents))
+        .load(conn)?;
+    let mut out: Vec<(String, Money)> = Vec::new();
+    for (day, amount) in rows {
+        match out.last_mut() {
+            Some(last) if last.0 == day => last.1 += amount,
+            _ => out.push((day, amount)),
+        }
+    }
+    Ok(out)
+}
+
+// ---- checking and building ----
+
+/// A table's clock from its stored time zone and cutoff.
+pub fn clock(time_zone: &str, cutoff: &str) -> Result<Clock, AppError> {
+    let tz = time_zone.parse().map_err(|_| AppError::internal(format!("stored time zone {time_zone:?}")))?;
+    let cutoff = NaiveTime::parse_from_str(cutoff, "%H:%M")
+        .map_err(|_| AppError::internal(format!("stored gaming-day cutoff {cutoff:?}")))?;
+    Ok(Clock { tz, cutoff })
+}
+
+/// The gaming day of `at` (UTC) on `clock`, as stored: `YYYY-MM-DD`.
+pub fn day(clock: Clock, at: NaiveDateTime) -> String {
+    gaming_day(at, clock.tz, clock.cutoff).format("%Y-%m-%d").to_string()
+}
+
+/// Every rollup, recomputed from the ledger (and the hands' commit times).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Recomputed {
+    pub table_days: Vec<TableDayRow>,
+    pub pool_days: Vec<PoolDayRow>,
+    pub seatings: Vec<SeatingTotalsRow>,
+}
+
+/// The rollups as kept, in the same shape as [`recompute`] gives them.
+pub fn kept(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
+    let nonzero_table = |r: &TableDayRow| {
+        r.hands != 0 || !(r.rake.is_zero() && r.house.is_zero() && r.jackpot.is_zero() && r.pool_in.is_zero())
+    };
+    let nonzero_pool = |r: &PoolDayRow| {
+        !(r.seeds.is_zero() && r.locked.is_zero() && r.returned.is_zero() && r.other.is_zero() && r.paid_out.is_zero())
+    };
+    Ok(Recomputed {
+        table_days: all_table_days(conn)?.into_iter().filter(nonzero_table).collect(),
+        pool_days: pool_days(conn, None)?.into_iter().filter(nonzero_pool).collect(),
+        seatings: seating_totals(conn, None)?,
+    })
+}
+
+/// Recomputes every rollup from the ledger rows (O(the whole ledger): for
+/// checks and rebuilds, never on a request).
+pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
+    type Row = (
+        EntryId,
+        Option<TableId>,
+        Option<HandId>,
+        Option<SeatingId>,
+        Option<PoolId>,
+        Option<HitId>,
+        EntryKind,
+        Money,
+        Option<EntryId>,
+        NaiveDateTime,
+    );
+    let rows: Vec<Row> = ledger_entries::table
+        .order(ledger_entries::id.asc())
+        .select((
+            ledger_entries::id,
+            ledger_entries::table_id,
+            ledger_entries::hand_id,
+            ledger_entries::seating_id,
+            ledger_entries::pool_id,
+            ledger_entries::jackpot_hit_id,
+            ledger_entries::kind,
+            ledger_entries::amount_cents,
+            ledger_entries::reverses_id,
+            ledger_entries::created_at,
+        ))
+        .load(conn)?;
+    let kinds: BTreeMap<EntryId, EntryKind> = rows.iter().map(|r| (r.0, r.6)).collect();
+    let tables: Vec<(TableId, Option<PoolId>, String, String)> = casino_tables::table
+        .order(casino_tables::id.asc())
+        .select((casino_tables::id, casino_tables::pool_id, casino_tables::time_zone, casino_tables::gaming_day_cutoff))
+        .load(conn)?;
+    let clocks: BTreeMap<TableId, (Clock, Option<PoolId>)> = tables
+        .iter()
+        .map(|(id, pool, tz, cutoff)| Ok((*id, (clock(tz, cutoff)?, *pool))))
+        .collect::<Result<_, AppError>>()?;
+    // Each committed hand's day and whether it was voided.
+    let committed: Vec<(HandId, TableId, NaiveDateTime)> = hands::table
+        .inner_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
+        .select((hands::id, hands::table_id, showdowns::committed_at))
+        .load(conn)?;
+    let voided: Vec<HandId> = hand_voids::table.select(hand_voids::hand_id).load(conn)?;
+    let mut table_days: BTreeMap<(TableId, String), TableDayRow> = BTreeMap::new();
+    let mut hand_day: BTreeMap<HandId, (TableId, String)> = BTreeMap::new();
+    for (hand, table, at) in &committed {
+        let d = day(clocks[table].0, *at);
+        let row = table_day(&mut table_days, &clocks, *table, &d);
+        if !voided.contains(hand) {
+            row.hands += 1;
+        }
+        hand_day.insert(*hand, (*table, d));
+    }
+    let pool_clocks: BTreeMap<PoolId, Clock> = {
+        let mut out = BTreeMap::new();
+        // The first table (lowest id) feeding a pool sets its clock.
+        for (_, pool, tz, cutoff) in tables.iter().rev() {
+            if let Some(p) = pool {
+                out.insert(*p, clock(tz, cutoff)?);
+            }
+        }
+        out
+    };
+    let hit_pools: BTreeMap<HitId, PoolId> = jackpot_hits::table
+        .select((jackpot_hits::id, jackpot_hits::pool_id))
+        .load::<(HitId, PoolId)>(conn)?
+        .into_iter()
+        .collect();
+    let mut pool_days: BTreeMap<(PoolId, String), PoolDayRow> = BTreeMap::new();
+    let mut seatings: BTreeMap<SeatingId, SeatingTotalsRow> = BTreeMap::new();
+    for (_, table, hand, seating, pool, hit, kind, amount, reverses, at) in &rows {
+        let counts_as = match (kind, reverses) {
+            (EntryKind::Reversal, Some(r)) => kinds.get(r).copied().unwrap_or(*kind),
+            _ => *kind,
+        };
+        // A table's day: by its hand's commit day (rake, house, jackpot).
+        if let Some((t, d)) = hand.and_then(|h| hand_day.get(&h)) {
+            let row = table_day(&mut table_days, &clocks, *t, d);
+            match counts_as {
+                EntryKind::Rake => row.rake += -*amount,
+                EntryKind::HouseRake | EntryKind::ContributionRefund => row.house += *amount,
+                EntryKind::JackpotContribution => row.jackpot += *amount,
+                _ => {}
+            }
+        }
+        // What a table put into its pool, by the day written.
+        if counts_as == EntryKind::JackpotContribution && pool.is_some() {
+            if let Some(t) = table {
+                let d = day(clocks[t].0, *at);
+                table_day(&mut table_days, &clocks, *t, &d).pool_in += *amount;
+            }
+        }
+        // A pool's own rows, by the day written on its clock.
+        let pool_of_row = match counts_as {
+            EntryKind::PoolSeed | EntryKind::JackpotLock | EntryKind::JackpotReturn => *pool,
+            EntryKind::JackpotPayout => hit.and_then(|h| hit_pools.get(&h).copied()),
+            _ => None,
+        };
+        if let Some(p) = pool_of_row {
+            let d = day(pool_clocks.get(&p).copied().unwrap_or(Clock::UTC_MIDNIGHT), *at);
+            let row = pool_days.entry((p, d.clone())).or_insert_with(|| PoolDayRow {
+                pool_id: p,
+                gaming_day: d,
+                seeds: Money::ZERO,
+                locked: Money::ZERO,
+                returned: Money::ZERO,
+                other: Money::ZERO,
+                paid_out: Money::ZERO,
+            });
+            match counts_as {
+                EntryKind::PoolSeed => row.seeds += *amount,
+                EntryKind::JackpotLock => row.locked += -*amount,
+                EntryKind::JackpotReturn => row.returned += *amount,
+                EntryKind::JackpotPayout => row.paid_out += *amount,
+                _ => row.other += *amount,
+            }
+        }
+        // A seating's totals.
+        if let Some(s) = seating {
+            let row = seatings.entry(*s).or_insert_with(|| SeatingTotalsRow {
+                seating_id: *s,
+                buy_in: Money::ZERO,
+                add_ons: Money::ZERO,
+                cash_out: Money::ZERO,
+                rake: Money::ZERO,
+                payouts: Money::ZERO,
+            });
+            match counts_as {
+                EntryKind::BuyIn => row.buy_in += *amount,
+                EntryKind::AddOn => row.add_ons += *amount,
+                EntryKind::CashOut => row.cash_out += -*amount,
+                EntryKind::Rake => row.rake += -*amount,
+                EntryKind::JackpotPayout => row.payouts += *amount,
+                _ => {}
+            }
+        }
+    }
+    let nonzero_table = |r: &TableDayRow| {
+        r.hands != 0 || !(r.rake.is_zero() && r.house.is_zero() && r.jackpot.is_zero() && r.pool_in.is_zero())
+    };
+    let nonzero_pool = |r: &PoolDayRow| {
+        !(r.seeds.is_zero() && r.locked.is_zero() && r.returned.is_zero() && r.other.is_zero() && r.paid_out.is_zero())
+    };
+    Ok(Recomputed {
+        table_days: table_days.into_values().filter(nonzero_table).collect(),
+        pool_days: pool_days.into_values().filter(nonzero_pool).collect(),
+        seatings: seatings.into_values().collect(),
+    })
+}
+
+/// The row of a table's day in a recomputation, made empty when new.
+fn table_day<'a>(
+    map: &'a mut BTreeMap<(TableId, String), TableDayRow>,
+    clocks: &BTreeMap<TableId, (Clock, Option<PoolId>)>,
+    table: TableId,
+    d: &str,
+) -> &'a mut TableDayRow {
+    map.entry((table, d.to_string())).or_insert_with(|| TableDayRow {
+        table_id: table,
+        gaming_day: d.to_string(),
+        hands: 0,
+        rake: Money::ZERO,
+        house: Money::ZERO,
+        jackpot: Money::ZERO,
+        pool_id: clocks.get(&table).and_then(|c| c.1),
+        pool_in: Money::ZERO,
+    })
+}
+
+/// Replaces every rollup by its recomputation from the ledger (after an
+/// upgrade from a version without rollups, or if a check ever fails). Run it
+/// in a transaction: the rollups are emptied first.
+pub fn rebuild(conn: &mut DbConnection) -> Result<(), AppError> {
+    let fresh = recompute(conn)?;
+    clear(conn)?;
+    for r in &fresh.table_days {
+        add_table_day(
+            conn,
+            r.table_id,
+            &r.gaming_day,
+            r.pool_id,
+            TableDay { hands: r.hands, rake: r.rake, house: r.house, jackpot: r.jackpot, pool_in: r.pool_in },
+        )?;
+    }
+    for r in &fresh.pool_days {
+        add_pool_day(
+            conn,
+            r.pool_id,
+            &r.gaming_day,
+            PoolDay { seeds: r.seeds, locked: r.locked, returned: r.returned, other: r.other, paid_out: r.paid_out },
+        )?;
+    }
+    let seatings: Vec<(SeatingId, SeatingTotals)> = fresh
+        .seatings
+        .iter()
+        .map(|s| {
+            (
+                s.seating_id,
+                SeatingTotals {
+                    buy_in: s.buy_in,
+                    add_ons: s.add_ons,
+                    cash_out: s.cash_out,
+                    rake: s.rake,
+                    payouts: s.payouts,
+                },
+            )
+        })
+        .collect();
+    for chunk in seatings.chunks(200) {
+        add_seating_totals(conn, chunk)?;
+    }
+    Ok(())
+}
+
+/// Builds the rollups of a database written before they existed (books with
+/// rows, no rollup yet): once, at start-up, whichever process gets there
+/// first (the others find them built). Says whether it built them.
+pub fn build_if_missing(conn: &mut DbConnection) -> Result<bool, AppError> {
+    fn missing(conn: &mut DbConnection) -> Result<bool, AppError> {
+        let books: bool =
+            diesel::select(diesel::dsl::exists(ledger_entries::table.select(ledger_entries::id))).get_result(conn)?;
+        let built = diesel::select(diesel::dsl::exists(table_days::table.select(table_days::table_id)))
+            .get_result::<bool>(conn)?
+            || diesel::select(diesel::dsl::exists(seating_totals::table.select(seating_totals::seating_id)))
+                .get_result::<bool>(conn)?
+            || diesel::select(diesel::dsl::exists(pool_days::table.select(pool_days::pool_id)))
+                .get_result::<bool>(conn)?;
+        Ok(books && !built)
+    }
+    if !missing(conn)? {
+        return Ok(false);
+    }
+    let build = |conn: &mut DbConnection| -> Result<bool, AppError> {
+        // Looked at again under the write lock: another process may have
+        // built them meanwhile.
+        if !missing(conn)? {
+            return Ok(false);
+        }
+        log::info!("building the daily rollups from the ledger (a database from before they existed)");
+        rebuild(conn)?;
+        Ok(true)
+    };
+    match conn {
+        DbConnection::Pg(_) => conn.transaction(|conn| {
+            if let DbConnection::Pg(pg) = conn {
+                diesel::connection::SimpleConnection::batch_execute(pg, "SELECT pg_advisory_xact_lock(7420017)")?;
+            }
+            build(conn)
+        }),
+        DbConnection::Sqlite(_) => {
+            // The write lock first (BEGIN IMMEDIATE), so that the look is
+            // under it.
+            diesel::connection::SimpleConnection::batch_execute(conn, "BEGIN IMMEDIATE")?;
+            match build(conn) {
+                Ok(built) => {
+                    diesel::connection::SimpleConnection::batch_execute(conn, "COMMIT")?;
+                    Ok(built)
+                }
+                Err(e) => {
+                    let _ = diesel::connection::SimpleConnection::batch_execute(conn, "ROLLBACK");
+                    Err(e)
+                }
+            }
+        }
+    }
+}

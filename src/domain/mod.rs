@@ -1,0 +1,20 @@
+//! The typed domain, parsed once at the edge and used from there on:
+//! `Money` (exact cents), ids, status enums, the stored result, the signed-in
+//! user and the actor, and the service's error with its code and place.
+//! Pure: no I/O (the diesel derives only say how each type is stored).
+
+pub mod error;
+pub mod ids;
+pub mod money;
+pub mod result;
+pub mod status;
+pub mod user;
+
+pub use error::{AppError, Kind, Place};
+pub use ids::{
+    EntryId, HandId, HandNumber, HitId, PoolId, RulesetVersionId, SeatNo, SeatingId, TableId, TokenId, UserId,
+};
+pub use money::{Money, PairUnit};
+pub use result::StoredResult;
+pub use status::{EntryKind, HandStatus, HitStatus, Role, SignoffAction, VoidReason};
+pub use user::{Actor, User};

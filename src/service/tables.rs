@@ -1,0 +1,610 @@
+//! Use cases of tables: jackpot pools, tables and their versioned rulesets,
+//! seating a player, add-ons and cash-outs. Each decides its policy and
+//! writes its audit row in the one transaction it runs in.
+
+use chrono::NaiveTime;
+use serde::{Deserialize, Serialize};
+
+use super::audit;
+use crate::db::ledger::{self, NewEntry};
+use crate::db::rollups::{self, PoolDay, SeatingTotals};
+use crate::db::tables::{self as q, RulesetRow, Seated};
+use crate::db::{Database, DbConnection};
+use crate::domain::money::check_table_money;
+use crate::domain::{Actor, AppError, EntryKind, HandNumber, Money, PairUnit, PoolId, SeatNo, SeatingId, TableId};
+use crate::engine::options::TableOptions;
+use crate::engine::ruleset;
+
+// ---- views ----
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SharesView {
+    pub loser: u32,
+    pub winner: u32,
+    pub others: u32,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PoolView {
+    pub id: PoolId,
+    pub name: String,
+    pub seed: Money,
+    pub balance: Money,
+    pub shares: SharesView,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct PairUnitView {
+    pub seats: [SeatNo; 2],
+    pub unit: Money,
+}
+
+/// A ruleset version as stored, read typed.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    pub row: RulesetRow,
+    pub rules: &'static ruleset::Ruleset,
+    pub options: TableOptions,
+    pub pair_units: Vec<PairUnit>,
+}
+
+impl Ruleset {
+    pub fn of(row: RulesetRow) -> Result<Ruleset, AppError> {
+        let revision = u32::try_from(row.rules_revision).unwrap_or(1);
+        let rules = ruleset::preset_at(&row.preset, revision)
+            .ok_or_else(|| AppError::internal(format!("unknown stored preset {} revision {revision}", row.preset)))?;
+        // Stored checked; the default when unreadable.
+        let value: serde_json::Value = serde_json::from_str(&row.options).unwrap_or_default();
+        let options = TableOptions::from_json(&value, rules).unwrap_or_default();
+        let pair_units = serde_json::from_str(&row.pair_units).unwrap_or_default();
+        Ok(Ruleset { row, rules, options, pair_units })
+    }
+
+    pub fn view(&self) -> RulesetView {
+        RulesetView {
+            version: self.row.version,
+            preset: self.row.preset.clone(),
+            unit: self.row.unit_cents,
+            rake_per_seat: self.row.rake_cents,
+            jackpot_part: self.row.jackpot_cents,
+            created_at: self.row.created_at.and_utc(),
+            revision: self.row.rules_revision,
+            options: self.options.to_json_for(self.rules),
+            pair_units: self.pair_units.iter().map(|p| PairUnitView { seats: p.seats, unit: p.unit_cents }).collect(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct RulesetView {
+    pub version: i32,
+    pub preset: String,
+    pub unit: Money,
+    pub rake_per_seat: Money,
+    pub jackpot_part: Money,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    /// The revision of the preset's definition (docs/rules.md): a table keeps
+    /// the one it was set up with until its ruleset is changed.
+    pub revision: i32,
+    /// The options the preset takes, every one with its value.
+    pub options: serde_json::Value,
+    /// Pairs of seats playing for their own unit (RULES §7), set by the floor.
+    pub pair_units: Vec<PairUnitView>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SeatView {
+    pub seat: SeatNo,
+    pub seating_id: SeatingId,
+    pub player: String,
+    pub stack: Money,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TableView {
+    pub id: TableId,
+    pub name: String,
+    pub seat_count: i32,
+    pub time_zone: String,
+    pub gaming_day_cutoff: String,
+    pub ruleset: RulesetView,
+    pub pool: Option<PoolView>,
+    pub seats: Vec<SeatView>,
+    /// The last hand started (0 before the first).
+    pub hand_number: HandNumber,
+    /// The dealer button of the last hand.
+    pub dealer_seat: Option<SeatNo>,
+    /// A hand started and not yet committed or voided.
+    pub open_hand: Option<HandNumber>,
+}
+
+// ---- inputs (parsed at the edge) ----
+
+pub struct NewPool {
+    pub name: String,
+    pub seed: Money,
+    pub shares: Option<SharesView>,
+}
+
+/// A pair's own unit as asked for (seats checked against the table here).
+#[derive(Clone, Debug)]
+pub struct PairUnitInput {
+    pub seats: [i32; 2],
+    pub unit: Money,
+}
+
+#[derive(Clone, Debug)]
+pub struct RulesetInput {
+    pub preset: String,
+    pub unit: Money,
+    pub rake_per_seat: Money,
+    pub jackpot_part: Money,
+    pub options: Option<serde_json::Value>,
+    pub pair_units: Vec<PairUnitInput>,
+}
+
+pub struct NewTable {
+    pub name: String,
+    pub seat_count: Option<i32>,
+    pub pool: Option<PoolId>,
+    /// IANA time zone of the casino, e.g. `America/Los_Angeles`.
+    pub time_zone: Option<String>,
+    /// Local time at which the gaming day starts, `HH:MM`.
+    pub gaming_day_cutoff: Option<String>,
+    pub ruleset: RulesetInput,
+}
+
+pub struct SeatPlayer {
+    pub seat: i32,
+    pub player: String,
+    pub buy_in: Money,
+}
+
+// ---- pools ----
+
+fn check_name(name: &str, what: &str, field: &str) -> Result<String, AppError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
+        return Err(
+            AppError::invalid("bad_name", format!("{what} must be 1 to 80 printable characters")).at_field(field)
+        );
+    }
+    Ok(name.to_string())
+}
+
+pub fn create_pool(db: &Database, actor: &Actor, req: NewPool) -> Result<PoolView, AppError> {
+    let name = check_name(&req.name, "the pool name", "name")?;
+    let shares = req.shares.unwrap_or(SharesView { loser: 50, winner: 25, others: 25 });
+    crate::engine::jackpot::Shares::new(shares.loser, shares.winner, shares.others)
+        .map_err(|e| AppError::invalid("bad_shares", format!("shares: {e}")).at_field("shares"))?;
+    let (seed, actor) = (req.seed, actor.clone());
+    let id = db.write(None, move |conn| {
+        let pct = |p: u32| i32::try_from(p).unwrap_or(i32::MAX);
+        let id = q::insert_pool(
+            conn,
+            &q::NewPool { name: &name, seed, shares: (pct(shares.loser), pct(shares.winner), pct(shares.others)) },
+        )?;
+        ledger::open_pool_share(conn, id, None)?;
+        ledger::insert(conn, &[NewEntry { pool_id: Some(id), ..NewEntry::new(EntryKind::PoolSeed, seed) }])?;
+        super::rollups::add_pool_day(conn, id, crate::db::now(), PoolDay { seeds: seed, ..Default::default() })?;
+        let detail = serde_json::json!({ "name": name, "seed": seed, "shares": shares });
+        audit::record(conn, &actor, "pool_create", &format!("pool {id}"), detail)?;
+        Ok(id)
+    })?;
+    get_pool(&mut *db.conn()?, id)
+}
+
+pub fn get_pool(conn: &mut DbConnection, id: PoolId) -> Result<PoolView, AppError> {
+    let row = q::pool(conn, id)?.ok_or_else(|| AppError::not_found("no_pool", format!("no pool {id}")))?;
+    let balance = ledger::pool_balance(conn, id)?;
+    let share = |p: i32| p.max(0) as u32;
+    Ok(PoolView {
+        id,
+        name: row.name,
+        seed: row.seed_cents,
+        balance,
+        shares: SharesView {
+            loser: share(row.loser_share_pct),
+            winner: share(row.winner_share_pct),
+            others: share(row.others_share_pct),
+        },
+    })
+}
+
+// ---- tables and rulesets ----
+
+/// A ruleset asked for, checked: the preset, options that fit it, amounts
+/// (rake at least the jackpot part), and per-pair stakes on this table's seats.
+struct ValidRuleset {
+    preset: &'static str,
+    rules: &'static ruleset::Ruleset,
+    input: RulesetInput,
+    options: TableOptions,
+    pair_units: Vec<PairUnit>,
+}
+
+/// Per-pair stakes: seats of this table, each pair once, a unit above zero.
+fn validate_pair_units(req: &[PairUnitInput], seat_count: i32) -> Result<Vec<PairUnit>, AppError> {
+    let mut out: Vec<PairUnit> = Vec::new();
+    for (i, p) in req.iter().enumerate() {
+        let [a, b] = p.seats;
+        let field = format!("pair_units[{i}]");
+        let refuse = |why: String| AppError::invalid("bad_pair_units", format!("{field}: {why}")).at_field(&field);
+        for seat in [a, b] {
+            if !(1..=seat_count).contains(&seat) {
+                return Err(refuse(format!("seat {seat} is not a seat of this table (1 to {seat_count})")));
+            }
+        }
+        if a == b {
+            return Err(refuse(format!("seat {a} is paired with itself")));
+        }
+        let seats = [SeatNo(a.min(b)), SeatNo(a.max(b))];
+        if out.iter().any(|o| o.seats == seats) {
+            return Err(refuse(format!("the pair of seats {a} and {b} is given twice")));
+        }
+        if p.unit.is_zero() {
+            return Err(AppError::invalid("bad_pair_units", format!("{field} unit must be greater than zero"))
+                .at_field(format!("{field} unit")));
+        }
+        out.push(PairUnit { seats, unit_cents: p.unit });
+    }
+    out.sort_by_key(|p| p.seats);
+    Ok(out)
+}
+
+fn validate_ruleset(input: RulesetInput, seat_count: i32) -> Result<ValidRuleset, AppError> {
+    let rules = ruleset::preset(&input.preset).ok_or_else(|| {
+        AppError::invalid("unknown_preset", format!("unknown preset {:?}", input.preset)).at_field("preset")
+    })?;
+    let options = TableOptions::from_json(input.options.as_ref().unwrap_or(&serde_json::Value::Null), rules)
+        .map_err(|e| AppError::invalid("bad_options", format!("options: {e}")).at_field("options"))?;
+    if input.unit.is_zero() {
+        return Err(AppError::invalid("bad_money", "unit must be greater than zero").at_field("unit"));
+    }
+    if input.jackpot_part > input.rake_per_seat {
+        return Err(AppError::invalid(
+            "jackpot_above_rake",
+            format!("jackpot_part {} is larger than rake_per_seat {}", input.jackpot_part, input.rake_per_seat),
+        )
+        .at_field("jackpot_part"));
+    }
+    let pair_units = validate_pair_units(&input.pair_units, seat_count)?;
+    Ok(ValidRuleset { preset: rules.name, rules, input, options, pair_units })
+}
+
+fn insert_version(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    table: TableId,
+    version: i32,
+    r: &ValidRuleset,
+) -> Result<(), AppError> {
+    q::insert_ruleset(
+        conn,
+        &q::NewRuleset {
+            table,
+            version,
+            preset: r.preset,
+            unit: r.input.unit,
+            rake: r.input.rake_per_seat,
+            jackpot: r.input.jackpot_part,
+            created_by: actor.user_id,
+            options: r.options.to_stored_json().to_string(),
+            pair_units: serde_json::json!(r.pair_units).to_string(),
+            rules_revision: i32::try_from(ruleset::current_revision(r.preset)).unwrap_or(1),
+        },
+    )?;
+    let pair_units: Vec<serde_json::Value> =
+        r.pair_units.iter().map(|p| serde_json::json!({ "seats": p.seats, "unit": p.unit_cents })).collect();
+    let detail = serde_json::json!({
+        "version": version, "preset": r.preset, "revision": ruleset::current_revision(r.preset),
+        "unit": r.input.unit, "rake": r.input.rake_per_seat,
+        "jackpot_part": r.input.jackpot_part, "options": r.options.to_stored_json(), "pair_units": pair_units,
+    });
+    audit::record(conn, actor, "ruleset_change", &format!("table {table}"), detail)
+}
+
+pub fn create_table(db: &Database, actor: &Actor, req: NewTable) -> Result<TableView, AppError> {
+    let name = check_name(&req.name, "the table name", "name")?;
+    let rules = validate_ruleset(req.ruleset, req.seat_count.unwrap_or(8))?;
+    let max_seats = rules.options.max_table_seats(rules.rules) as i32;
+    let seat_count = req.seat_count.unwrap_or(if rules.options.final_table { 5 } else { 4 });
+    if !(2..=max_seats).contains(&seat_count) {
+        return Err(AppError::invalid("bad_seat_count", format!("seat_count {seat_count} must be 2 to {max_seats}"))
+            .at_field("seat_count"));
+    }
+    if rules.options.final_table && seat_count != 5 {
+        return Err(AppError::invalid(
+            "bad_seat_count",
+            format!("option final_table is a table of five seats; seat_count is {seat_count}"),
+        )
+        .at_field("seat_count"));
+    }
+    validate_pair_units(&rules.input.pair_units, seat_count)?;
+    let time_zone = req.time_zone.unwrap_or_else(|| "UTC".to_string());
+    time_zone.parse::<chrono_tz::Tz>().map_err(|_| {
+        AppError::invalid("bad_time_zone", format!("time_zone {time_zone:?} is not an IANA time zone"))
+            .at_field("time_zone")
+    })?;
+    let cutoff = req.gaming_day_cutoff.unwrap_or_else(|| "06:00".to_string());
+    NaiveTime::parse_from_str(&cutoff, "%H:%M").map_err(|_| {
+        AppError::invalid("bad_cutoff", format!("gaming_day_cutoff {cutoff:?} is not a time HH:MM"))
+            .at_field("gaming_day_cutoff")
+    })?;
+    let pool = req.pool;
+    if !rules.input.jackpot_part.is_zero() && pool.is_none() {
+        return Err(
+            AppError::invalid("jackpot_without_pool", "jackpot_part needs a pool: give pool_id").at_field("pool_id")
+        );
+    }
+    if let Some(p) = pool {
+        if q::pool(&mut *db.conn()?, p)?.is_none() {
+            return Err(AppError::invalid("bad_pool", format!("pool_id {p} is not a pool")).at_field("pool_id"));
+        }
+    }
+    let actor = actor.clone();
+    let id = db.write(None, move |conn| {
+        let id = q::insert_table(
+            conn,
+            &q::NewTable { name: &name, pool, seat_count, time_zone: &time_zone, gaming_day_cutoff: &cutoff },
+        )?;
+        if let Some(p) = pool {
+            ledger::open_pool_share(conn, p, Some(id))?;
+        }
+        let detail = serde_json::json!({
+            "name": name, "seat_count": seat_count, "pool": pool, "time_zone": time_zone,
+            "gaming_day_cutoff": cutoff,
+        });
+        audit::record(conn, &actor, "table_create", &format!("table {id}"), detail)?;
+        insert_version(conn, &actor, id, 1, &rules)?;
+        Ok(id)
+    })?;
+    get_table(&mut *db.conn()?, id)
+}
+
+/// Changing the preset, the numbers or the stakes makes a new version;
+/// hands keep theirs.
+pub fn change_ruleset(db: &Database, actor: &Actor, table: TableId, req: RulesetInput) -> Result<TableView, AppError> {
+    let actor = actor.clone();
+    let row = table_row(&mut *db.conn()?, table)?;
+    let rules = validate_ruleset(req, row.seat_count)?;
+    if !rules.input.jackpot_part.is_zero() && row.pool_id.is_none() {
+        return Err(AppError::invalid("jackpot_without_pool", "jackpot_part needs a pool, and this table feeds none")
+            .at_field("jackpot_part"));
+    }
+    let max_seats = rules.options.max_table_seats(rules.rules) as i32;
+    if row.seat_count > max_seats {
+        return Err(AppError::invalid(
+            "bad_seat_count",
+            format!(
+                "this table has {} seats; {} with these options allows at most {max_seats}",
+                row.seat_count, rules.preset
+            ),
+        ));
+    }
+    if rules.options.final_table && row.seat_count != 5 {
+        return Err(AppError::invalid(
+            "bad_seat_count",
+            format!("option final_table is a table of five seats; this table has {}", row.seat_count),
+        )
+        .at_field("options"));
+    }
+    db.write(Some(table), move |conn| {
+        if q::open_hand(conn, table)?.is_some() {
+            return Err(AppError::conflict(
+                "hand_in_progress",
+                "a hand is in progress; change the ruleset between hands",
+            ));
+        }
+        let current = current_ruleset(conn, table)?;
+        insert_version(conn, &actor, table, current.row.version + 1, &rules)
+    })?;
+    get_table(&mut *db.conn()?, table)
+}
+
+pub fn table_row(conn: &mut DbConnection, id: TableId) -> Result<q::TableRow, AppError> {
+    q::table(conn, id)?.ok_or_else(|| AppError::not_found("no_table", format!("no table {id}")))
+}
+
+pub fn current_ruleset(conn: &mut DbConnection, table: TableId) -> Result<Ruleset, AppError> {
+    Ruleset::of(
+        q::current_ruleset(conn, table)?.ok_or_else(|| AppError::not_found("no_table", format!("no table {table}")))?,
+    )
+}
+
+pub fn get_table(conn: &mut DbConnection, id: TableId) -> Result<TableView, AppError> {
+    let row = table_row(conn, id)?;
+    let ruleset = current_ruleset(conn, id)?;
+    let pool = row.pool_id.map(|p| get_pool(conn, p)).transpose()?;
+    let seats = q::active_seatings(conn, id)?
+        .into_iter()
+        .map(|s| SeatView { seat: s.seat, seating_id: s.seating, player: s.player, stack: s.stack })
+        .collect();
+    let last = q::last_hand(conn, id)?;
+    Ok(TableView {
+        id,
+        name: row.name,
+        seat_count: row.seat_count,
+        time_zone: row.time_zone,
+        gaming_day_cutoff: row.gaming_day_cutoff,
+        ruleset: ruleset.view(),
+        pool,
+        seats,
+        hand_number: last.map_or(HandNumber(0), |l| l.number),
+        dealer_seat: last.map(|l| l.dealer_seat),
+        open_hand: last.filter(|l| l.open).map(|l| l.number),
+    })
+}
+
+pub fn list_tables(conn: &mut DbConnection) -> Result<Vec<TableView>, AppError> {
+    q::table_ids(conn)?.into_iter().map(|id| get_table(conn, id)).collect()
+}
+
+// ---- players ----
+
+pub fn seat_player(db: &Database, actor: &Actor, table: TableId, req: SeatPlayer) -> Result<TableView, AppError> {
+    let actor = actor.clone();
+    let row = table_row(&mut *db.conn()?, table)?;
+    if !(1..=row.seat_count).contains(&req.seat) {
+        return Err(AppError::invalid(
+            "bad_seat",
+            format!("seat {} is not a seat of this table (1 to {})", req.seat, row.seat_count),
+        )
+        .at_field("seat"));
+    }
+    let seat = SeatNo(req.seat);
+    let player = check_name(&req.player, "the player name", "player")?;
+    let buy_in = req.buy_in;
+    if buy_in.is_zero() {
+        return Err(AppError::invalid("bad_money", "buy_in must be greater than zero").at_field("buy_in"));
+    }
+    db.write(Some(table), move |conn| {
+        if q::open_hand(conn, table)?.is_some() {
+            return Err(AppError::conflict("hand_in_progress", "a hand is in progress; seat players between hands"));
+        }
+        let seated = q::active_seatings(conn, table)?;
+        if seated.iter().any(|s| s.seat == seat) {
+            return Err(AppError::conflict("seat_taken", format!("seat {seat} is taken")).at_field("seat"));
+        }
+        check_table_money(seated.iter().map(|s| s.stack), buy_in, "the buy-in").map_err(|e| e.at_field("buy_in"))?;
+        let seating = q::insert_seating(conn, table, seat, &player)?;
+        ledger::insert(
+            conn,
+            &[NewEntry { table_id: Some(table), seating_id: Some(seating), ..NewEntry::new(EntryKind::BuyIn, buy_in) }],
+        )?;
+        rollups::add_seating_totals(conn, &[(seating, SeatingTotals { buy_in, ..Default::default() })])?;
+        let detail = serde_json::json!({ "seat": seat, "player": player, "buy_in": buy_in });
+        audit::record(conn, &actor, "seat_player", &format!("table {table} seat {seat}"), detail)
+    })?;
+    get_table(&mut *db.conn()?, table)
+}
+
+fn seated_at(conn: &mut DbConnection, table: TableId, seat: SeatNo) -> Result<Seated, AppError> {
+    q::active_seatings(conn, table)?
+        .into_iter()
+        .find(|s| s.seat == seat)
+        .ok_or_else(|| AppError::not_found("seat_empty", format!("no player in seat {seat}")))
+}
+
+/// Add-ons only between hands.
+pub fn add_on(
+    db: &Database,
+    actor: &Actor,
+    table: TableId,
+    seat: SeatNo,
+    amount: Money,
+) -> Result<TableView, AppError> {
+    let actor = actor.clone();
+    table_row(&mut *db.conn()?, table)?;
+    if amount.is_zero() {
+        return Err(AppError::invalid("bad_money", "amount must be greater than zero").at_field("amount"));
+    }
+    db.write(Some(table), move |conn| {
+        if let Some(h) = q::open_hand(conn, table)? {
+            return Err(AppError::conflict(
+                "hand_in_progress",
+                format!("hand {} is in progress; add-ons only between hands", h.number),
+            ));
+        }
+        let seating = seated_at(conn, table, seat)?;
+        let stacks: Vec<Money> = q::active_seatings(conn, table)?.iter().map(|s| s.stack).collect();
+        check_table_money(stacks, amount, "the add-on").map_err(|e| e.at_field("amount"))?;
+        ledger::insert(
+            conn,
+            &[NewEntry {
+                table_id: Some(table),
+                seating_id: Some(seating.seating),
+                ..NewEntry::new(EntryKind::AddOn, amount)
+            }],
+        )?;
+        rollups::add_seating_totals(
+            conn,
+            &[(seating.seating, SeatingTotals { add_ons: amount, ..Default::default() })],
+        )?;
+        let detail = serde_json::json!({ "amount": amount });
+        audit::record(conn, &actor, "add_on", &format!("table {table} seat {seat}"), detail)
+    })?;
+    get_table(&mut *db.conn()?, table)
+}
+
+/// Cash-out of the whole stack; the seat is free afterwards.
+pub fn cash_out(db: &Database, actor: &Actor, table: TableId, seat: SeatNo) -> Result<TableView, AppError> {
+    table_row(&mut *db.conn()?, table)?;
+    let actor = actor.clone();
+    db.write(Some(table), move |conn| {
+        if let Some(h) = q::open_hand(conn, table)? {
+            return Err(AppError::conflict(
+                "hand_in_progress",
+                format!("hand {} is in progress; cash out between hands", h.number),
+            ));
+        }
+        let seating = seated_at(conn, table, seat)?;
+        if let Some(hit) = super::jackpots::open_hits_for_seating(conn, seating.seating)?.first() {
+            return Err(AppError::conflict(
+                "jackpot_share_waiting",
+                format!("jackpot hit {hit} owes seat {seat} a share and waits for sign-off; verify or reject it first"),
+            ));
+        }
+        ledger::insert(
+            conn,
+            &[NewEntry {
+                table_id: Some(table),
+                seating_id: Some(seating.seating),
+                ..NewEntry::new(EntryKind::CashOut, -seating.stack)
+            }],
+        )?;
+        rollups::add_seating_totals(
+            conn,
+            &[(seating.seating, SeatingTotals { cash_out: seating.stack, ..Default::default() })],
+        )?;
+        let detail = serde_json::json!({ "amount": seating.stack });
+        audit::record(conn, &actor, "cash_out", &format!("table {table} seat {seat}"), detail)
+    })?;
+    get_table(&mut *db.conn()?, table)
+}
+
+// ---- the ledger ----
+
+/// A ledger row as the API shows it.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct EntryView {
+    pub id: crate::domain::EntryId,
+    pub kind: EntryKind,
+    pub amount: Money,
+    pub table_id: Option<TableId>,
+    pub hand_id: Option<crate::domain::HandId>,
+    pub seating_id: Option<SeatingId>,
+    pub pool_id: Option<PoolId>,
+    pub jackpot_hit_id: Option<crate::domain::HitId>,
+    pub reverses_id: Option<crate::domain::EntryId>,
+    pub reason: Option<String>,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    /// For a seat row, the seat's stack after it.
+    pub stack_after: Option<Money>,
+}
+
+impl From<ledger::Entry> for EntryView {
+    fn from(e: ledger::Entry) -> Self {
+        EntryView {
+            id: e.id,
+            kind: e.kind,
+            amount: e.amount_cents,
+            table_id: e.table_id,
+            hand_id: e.hand_id,
+            seating_id: e.seating_id,
+            pool_id: e.pool_id,
+            jackpot_hit_id: e.jackpot_hit_id,
+            reverses_id: e.reverses_id,
+            reason: e.reason,
+            created_at: e.created_at.and_utc(),
+            stack_after: e.balance_after_cents,
+        }
+    }
+}
+
+/// Every ledger row of a table, oldest first.
+pub fn table_ledger(conn: &mut DbConnection, table: TableId) -> Result<Vec<EntryView>, AppError> {
+    table_row(conn, table)?;
+    Ok(ledger::entries_for_table(conn, table)?.into_iter().map(Into::into).collect())
+}

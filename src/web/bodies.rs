@@ -1,0 +1,120 @@
+//! Request bodies as they arrive (JSON from the API, fields from the forms),
+//! and their parsing into the service's typed inputs: amounts become `Money`
+//! here, once, with the field named in any refusal.
+
+use serde::Deserialize;
+
+use crate::domain::{AppError, Money, PoolId};
+use crate::service::tables::{NewPool, NewTable, PairUnitInput, RulesetInput, SeatPlayer, SharesView};
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewPoolBody {
+    pub name: String,
+    pub seed: String,
+    /// How an approved hit is shared, in percent (default 50 / 25 / 25).
+    #[serde(default)]
+    pub shares: Option<SharesView>,
+}
+
+impl NewPoolBody {
+    pub fn parse(self) -> Result<NewPool, AppError> {
+        Ok(NewPool { name: self.name, seed: Money::parse(&self.seed, "seed")?, shares: self.shares })
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PairUnitBody {
+    pub seats: [i32; 2],
+    pub unit: String,
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetBody {
+    pub preset: String,
+    pub unit: String,
+    #[serde(default)]
+    pub rake_per_seat: Option<String>,
+    #[serde(default)]
+    pub jackpot_part: Option<String>,
+    /// Table options (`engine::options`), checked against the preset.
+    #[serde(default)]
+    pub options: Option<serde_json::Value>,
+    /// Per-pair stakes (RULES §7: players may agree higher stakes between
+    /// themselves): a floor decision, part of the ruleset version.
+    #[serde(default)]
+    pub pair_units: Option<Vec<PairUnitBody>>,
+}
+
+impl RulesetBody {
+    pub fn parse(self) -> Result<RulesetInput, AppError> {
+        let mut pair_units = Vec::new();
+        for (i, p) in self.pair_units.unwrap_or_default().into_iter().enumerate() {
+            let unit = Money::parse(&p.unit, &format!("pair_units[{i}] unit"))?;
+            pair_units.push(PairUnitInput { seats: p.seats, unit });
+        }
+        Ok(RulesetInput {
+            preset: self.preset,
+            unit: Money::parse(&self.unit, "unit")?,
+            rake_per_seat: Money::parse(self.rake_per_seat.as_deref().unwrap_or("0"), "rake_per_seat")?,
+            jackpot_part: Money::parse(self.jackpot_part.as_deref().unwrap_or("0"), "jackpot_part")?,
+            options: self.options,
+            pair_units,
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewTableBody {
+    pub name: String,
+    pub seat_count: Option<i32>,
+    pub pool_id: Option<PoolId>,
+    /// IANA time zone of the casino, e.g. `America/Los_Angeles`.
+    pub time_zone: Option<String>,
+    /// Local time at which the gaming day starts, `HH:MM`.
+    pub gaming_day_cutoff: Option<String>,
+    #[serde(flatten)]
+    pub ruleset: RulesetBody,
+}
+
+impl NewTableBody {
+    pub fn parse(self) -> Result<NewTable, AppError> {
+        Ok(NewTable {
+            name: self.name,
+            seat_count: self.seat_count,
+            pool: self.pool_id,
+            time_zone: self.time_zone,
+            gaming_day_cutoff: self.gaming_day_cutoff,
+            ruleset: self.ruleset.parse()?,
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatPlayerBody {
+    pub seat: i32,
+    pub player: String,
+    pub buy_in: String,
+}
+
+impl SeatPlayerBody {
+    pub fn parse(self) -> Result<SeatPlayer, AppError> {
+        Ok(SeatPlayer { seat: self.seat, player: self.player, buy_in: Money::parse(&self.buy_in, "buy_in")? })
+    }
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AmountBody {
+    pub amount: String,
+}
+
+impl AmountBody {
+    pub fn parse(self) -> Result<Money, AppError> {
+        Money::parse(&self.amount, "amount")
+    }
+}

@@ -1,0 +1,163 @@
+//! The one home of what handlers and pages share: the navigation bar, form
+//! fields and tokens, redirects, a form shown again with its problem, times
+//! in the casino's zone, and CSV downloads.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::HttpResponse;
+
+use super::auth::Identity;
+use crate::domain::{AppError, Kind, Role};
+
+/// The signed-in user's bar on every page: who, their links, the sign-out
+/// form (with the session's form token).
+pub struct Nav {
+    pub username: String,
+    pub display_name: String,
+    pub floor: bool,
+    pub accountant: bool,
+    pub admin: bool,
+    pub csrf: String,
+}
+
+impl Nav {
+    pub fn of(identity: &Identity) -> Nav {
+        let user = &identity.user;
+        Nav {
+            username: user.username.clone(),
+            display_name: user.display_name.clone(),
+            floor: user.has(Role::Floor),
+            accountant: user.has(Role::Accountant),
+            admin: user.has(Role::Admin),
+            csrf: identity.csrf_token(),
+        }
+    }
+
+    /// Nobody signed in (the sign-in and first-admin pages).
+    pub fn anonymous(csrf: String) -> Nav {
+        Nav {
+            username: String::new(),
+            display_name: String::new(),
+            floor: false,
+            accountant: false,
+            admin: false,
+            csrf,
+        }
+    }
+}
+
+/// `303 See Other` to `location`.
+pub fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther().insert_header((header::LOCATION, location.to_string())).finish()
+}
+
+/// A page answered with `status` (a form shown again with its problem).
+pub fn page_with_status(
+    page: impl actix_web::Responder,
+    request: &actix_web::HttpRequest,
+    status: StatusCode,
+) -> HttpResponse {
+    let mut response = page.respond_to(request).map_into_boxed_body();
+    *response.status_mut() = status;
+    response
+}
+
+/// A form shown again with its problem, under the problem's own status
+/// (decided in `web::error`, as for every error).
+pub fn form_again(
+    page: impl actix_web::Responder,
+    request: &actix_web::HttpRequest,
+    problem: &AppError,
+) -> HttpResponse {
+    page_with_status(page, request, super::error::status_of(problem.kind))
+}
+
+/// An error a form shows above (or beside) itself: bad input, a conflict,
+/// something missing, a refusal. Any other error passes on.
+pub fn form_problem(error: AppError) -> Result<AppError, AppError> {
+    match error.kind {
+        Kind::Invalid | Kind::Conflict | Kind::NotFound | Kind::Forbidden => Ok(error),
+        _ => Err(error),
+    }
+}
+
+/// A form's fields, as posted.
+pub type FormFields = [(String, String)];
+
+/// The form token a form post carries.
+pub fn form_token(fields: &FormFields) -> Option<&str> {
+    fields.iter().find(|(k, _)| k == "csrf_token").map(|(_, v)| v.as_str())
+}
+
+/// A form field's value (empty when absent).
+pub fn field<'a>(form: &'a FormFields, name: &str) -> &'a str {
+    form.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("")
+}
+
+/// A form field's trimmed value, `None` when absent or empty.
+pub fn optional(form: &FormFields, name: &str) -> Option<String> {
+    Some(field(form, name).trim().to_string()).filter(|v| !v.is_empty())
+}
+
+/// A stored (UTC) time as shown on a page: in the casino's time zone.
+pub fn shown(at: &chrono::NaiveDateTime, tz: chrono_tz::Tz) -> String {
+    at.and_utc().with_timezone(&tz).format("%Y-%m-%d %H:%M:%S %Z").to_string()
+}
+
+/// A stored time in CSV: UTC, `YYYY-MM-DD HH:MM:SS`.
+pub fn utc(at: &chrono::NaiveDateTime) -> String {
+    at.format("%Y-%m-%d %H:%M:%S").to_string()
+}
+
+/// Text typed by people (names, notes) as a CSV field: one a spreadsheet would
+/// read as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`,
+/// so it shows as text. Not for numbers.
+pub fn csv_text(name: &str) -> String {
+    match name.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{name}"),
+        _ => name.to_string(),
+    }
+}
+
+/// A CSV download being written (RFC 4180, the `csv` crate).
+pub struct CsvFile(csv::Writer<Vec<u8>>);
+
+impl CsvFile {
+    pub fn new() -> CsvFile {
+        CsvFile(csv::WriterBuilder::new().flexible(true).from_writer(Vec::new()))
+    }
+
+    pub fn row<I, T>(&mut self, fields: I) -> Result<(), AppError>
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<[u8]>,
+    {
+        self.0.write_record(fields).map_err(AppError::internal)
+    }
+
+    /// The download: `text/csv; charset=utf-8`, saved as `filename`.
+    pub fn finish(self, filename: &str) -> Result<HttpResponse, AppError> {
+        let bytes = self.0.into_inner().map_err(AppError::internal)?;
+        Ok(HttpResponse::Ok()
+            .content_type("text/csv; charset=utf-8")
+            .insert_header(("Content-Disposition", format!("attachment; filename=\"{filename}\"")))
+            .body(bytes))
+    }
+}
+
+impl Default for CsvFile {
+    fn default() -> Self {
+        CsvFile::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_look_like_formulas_stay_text() {
+        assert_eq!(csv_text("=SUM(A1)"), "'=SUM(A1)");
+        assert_eq!(csv_text("-5"), "'-5");
+        assert_eq!(csv_text("Ann"), "Ann");
+    }
+}

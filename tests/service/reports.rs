@@ -1,0 +1,653 @@
+//! The accountant's reports through HTTP, on each backend: rake by gaming day
+//! and table, jackpots, player sessions; as JSON, CSV (parsed back and
+//! compared with the JSON), SVG and pages. Every total is checked against
+//! sums computed here, independently, from the table ledgers the API serves.
+//!
+//! Hands are committed through the API; to put them on chosen gaming days the
+//! test then moves their commit time (`showdowns.committed_at`, which the
+//! rake report buckets by) directly in the test database, to one second
+//! before and exactly at a table's cutoff, and rebuilds the daily rollups the
+//! reports read from the ledger (as after an upgrade); that the rollups kept
+//! at each commit equal that rebuild is checked here first, and after random
+//! commits and voids in the service tests.
+
+use std::collections::HashMap;
+use std::str::FromStr;
+
+use crate::support::{backends, request, spawn_app, TestApp};
+use chrono::{Duration, NaiveDate, NaiveDateTime, TimeZone, Utc};
+use diesel::prelude::*;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+
+// ---------------------------------------------------------------------------
+// HTTP helpers
+// ---------------------------------------------------------------------------
+
+fn expect(app: &TestApp, method: &str, path: &str, body: &Value, status: u16) -> Value {
+    let text = if body.is_null() { String::new() } else { body.to_string() };
+    let (got, answer) = request(app, method, path, &text);
+    assert_eq!(got, status, "{method} {path} {text}\nanswered {got}: {answer}");
+    answer
+}
+
+fn get(app: &TestApp, path: &str) -> Value {
+    expect(app, "GET", path, &Value::Null, 200)
+}
+
+/// A raw GET: (status, lower-cased headers, body text), for CSV, SVG and HTML.
+fn get_raw(app: &TestApp, path: &str) -> (u16, HashMap<String, String>, String) {
+    let answer =
+        crate::support::raw(app, "GET", path, &[("Authorization".to_string(), format!("Bearer {}", app.token))], "");
+    assert!(
+        !answer.header("transfer-encoding").is_some_and(|v| v.contains("chunked")),
+        "{path}: a chunked answer (this helper reads sized bodies only)"
+    );
+    (answer.status, answer.headers.into_iter().collect(), answer.body)
+}
+
+fn dec(v: &Value) -> Decimal {
+    match v {
+        Value::String(s) => Decimal::from_str(s).unwrap_or_else(|_| panic!("not money: {s:?}")),
+        other => panic!("money should be a string: {other}"),
+    }
+}
+
+fn d(s: &str) -> Decimal {
+    Decimal::from_str(s).unwrap()
+}
+
+/// Money as the reports write it: digits, a point, exactly two decimals.
+fn assert_two_decimals(text: &str, what: &str) {
+    let t = text.strip_prefix('-').unwrap_or(text);
+    let (whole, cents) = t.split_once('.').unwrap_or_else(|| panic!("{what}: {text:?} has no decimals"));
+    assert!(
+        !whole.is_empty()
+            && whole.chars().all(|c| c.is_ascii_digit())
+            && cents.len() == 2
+            && cents.chars().all(|c| c.is_ascii_digit()),
+        "{what}: {text:?} is not money with two decimals"
+    );
+}
+
+fn arr(v: &Value) -> &Vec<Value> {
+    v.as_array().unwrap_or_else(|| panic!("not an array: {v}"))
+}
+
+/// A 422 whose JSON error names `needle`.
+fn assert_invalid(app: &TestApp, path: &str, needle: &str) {
+    let (status, answer) = request(app, "GET", path, "");
+    assert_eq!(status, 422, "{path}: {answer}");
+    let message = answer["error"].as_str().unwrap_or_else(|| panic!("{path}: not a JSON error: {answer}"));
+    assert!(message.contains(needle), "{path}: the error {message:?} does not name {needle:?}");
+}
+
+// ---------------------------------------------------------------------------
+// Setup: one pool, two tables in different time zones, hands through the API
+// ---------------------------------------------------------------------------
+
+const DEAL_A: [(&str, &str, &str); 4] = [
+    ("Ah Ad 2c", "Kh Kd Kc 3c 4d", "5s 6s 7s 8s 9s"),
+    ("Qs Qh 3d", "Ts Th Td 5d 6d", "7h 8h 9h Jh 2h"),
+    ("Js Jd 4c", "9d 9c 5c 5h 6c", "Ac Qc Tc 8c 7c"),
+    ("As Ks Qd", "4s 4h 8d Jc 6h", "2s 2d 3s 3h 7d"),
+];
+/// Seat 1 loses every row to seat 2 with a straight flush: a bad-beat hit.
+const DEAL_BAD_BEAT: [(&str, &str, &str); 4] = [
+    ("3c 3d 4c", "2h 2d 2c 4h 5d", "5s 6s 7s 8s 9s"),
+    ("As Ad 8c", "Ks Kd Kc 6h 7h", "Th Jh Qh Kh Ah"),
+    ("Qs Qd 2s", "Ts Td Tc 3s 4s", "4d 6d 7d 8d 9d"),
+    ("8h 9h Qc", "Js Jd Jc 3h 5h", "5c 6c 7c 9c Ac"),
+];
+
+fn showdown(deal: &[(&str, &str, &str)], seats: &[i64], rot: usize) -> Value {
+    let seats: Vec<Value> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, &seat)| {
+            let (front, middle, back) = deal[(i + rot) % seats.len()];
+            json!({"seat": seat, "front": front, "middle": middle, "back": back})
+        })
+        .collect();
+    json!({ "seats": seats })
+}
+
+struct Setup {
+    pool: i64,
+    la: i64,
+    macau: i64,
+    /// Hand ids by (table, number).
+    hands: HashMap<(i64, i64), i64>,
+}
+
+fn create_table(app: &TestApp, name: &str, pool: i64, tz: &str, cutoff: &str) -> i64 {
+    let t = expect(
+        app,
+        "POST",
+        "/api/v1/tables",
+        &json!({"name": name, "preset": "hawaiian-gardens", "unit": "1", "rake_per_seat": "0.50",
+                "jackpot_part": "0.10", "pool_id": pool, "time_zone": tz, "gaming_day_cutoff": cutoff}),
+        201,
+    );
+    t["id"].as_i64().unwrap()
+}
+
+fn seat(app: &TestApp, table: i64, seat: i64, player: &str, buy_in: &str) {
+    expect(
+        app,
+        "POST",
+        &format!("/api/v1/tables/{table}/seats"),
+        &json!({"seat": seat, "player": player, "buy_in": buy_in}),
+        201,
+    );
+}
+
+/// Starts and commits the next hand; its number and id.
+fn play(app: &TestApp, table: i64, body: &Value) -> (i64, i64) {
+    let hand = expect(app, "POST", &format!("/api/v1/tables/{table}/hands"), &json!({}), 201);
+    let number = hand["number"].as_i64().unwrap();
+    let answer = expect(app, "POST", &format!("/api/v1/tables/{table}/hands/{number}/commit"), body, 201);
+    assert_eq!(answer["hand"]["status"], json!("committed"));
+    (number, hand["id"].as_i64().unwrap())
+}
+
+fn setup(app: &TestApp) -> Setup {
+    let pool = expect(app, "POST", "/api/v1/pools", &json!({"name": "Bad beat <main>", "seed": "100"}), 201)["id"]
+        .as_i64()
+        .unwrap();
+    let la = create_table(app, "LA 1", pool, "America/Los_Angeles", "06:00");
+    let macau = create_table(app, "Macau \"A\", 1", pool, "Asia/Macau", "04:30");
+    let mut hands = HashMap::new();
+
+    for (s, p) in [(1, "Alice"), (2, "Bob"), (3, "Carol"), (4, "Dave")] {
+        seat(app, la, s, p, "200");
+    }
+    let all = [1, 2, 3, 4];
+    for (deal, rot) in [(&DEAL_A, 0), (&DEAL_BAD_BEAT, 0), (&DEAL_A, 1), (&DEAL_BAD_BEAT, 0)] {
+        let (number, id) = play(app, la, &showdown(deal, &all, rot));
+        hands.insert((la, number), id);
+    }
+    // Hand 4 (a second bad beat) is voided: its rake, contribution and hit vanish.
+    let voided = expect(
+        app,
+        "POST",
+        &format!("/api/v1/tables/{la}/hands/4/void"),
+        &json!({"reason": "misdeal", "note": "cards exposed"}),
+        200,
+    );
+    assert_eq!(voided["status"], json!("voided"));
+    expect(app, "POST", &format!("/api/v1/tables/{la}/seats/2/add-on"), &json!({"amount": "50.25"}), 200);
+
+    for (s, p) in [(1, "Eve"), (2, "Frank"), (3, "Grace")] {
+        seat(app, macau, s, p, "150");
+    }
+    for rot in [0, 1, 2] {
+        let (number, id) = play(app, macau, &showdown(&DEAL_A[..3], &[1, 2, 3], rot));
+        hands.insert((macau, number), id);
+    }
+    expect(app, "POST", &format!("/api/v1/tables/{macau}/seats/3/cash-out"), &Value::Null, 200);
+    Setup { pool, la, macau, hands }
+}
+
+/// The UTC instant of a local time in `tz` (not in a DST gap).
+fn utc_of(tz: &str, local: NaiveDateTime) -> NaiveDateTime {
+    let tz: chrono_tz::Tz = tz.parse().unwrap();
+    tz.from_local_datetime(&local).earliest().unwrap().naive_utc()
+}
+
+/// Moves a commit in time (the test's time machine): the database refuses
+/// to change a committed showdown, so its guard is lifted for this one change.
+fn move_commit(app: &TestApp, hand_id: i64, at: NaiveDateTime) {
+    use diesel::connection::SimpleConnection;
+    use pitboss::db::schema::showdowns;
+    let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+    let (lift, restore) = if app.database_url.starts_with("postgres") {
+        (
+            "ALTER TABLE showdowns DISABLE TRIGGER showdowns_append_only",
+            "ALTER TABLE showdowns ENABLE TRIGGER showdowns_append_only",
+        )
+    } else {
+        (
+            "DROP TRIGGER showdowns_no_update",
+            "CREATE TRIGGER showdowns_no_update BEFORE UPDATE ON showdowns \
+             BEGIN SELECT RAISE(ABORT, 'books: committed showdowns are append-only'); END;",
+        )
+    };
+    conn.batch_execute(lift).unwrap();
+    let n = diesel::update(showdowns::table.filter(showdowns::hand_id.eq(hand_id)))
+        .set(showdowns::committed_at.eq(at))
+        .execute(&mut conn)
+        .unwrap();
+    conn.batch_execute(restore).unwrap();
+    assert_eq!(n, 1);
+}
+
+// ---------------------------------------------------------------------------
+// Independent sums from the ledger
+// ---------------------------------------------------------------------------
+
+/// Ledger rows of a table, as the API shows them.
+fn ledger(app: &TestApp, table: i64) -> Vec<Value> {
+    arr(&get(app, &format!("/api/v1/tables/{table}/ledger"))).clone()
+}
+
+/// Sums of the ledger rows by the kind they count as (a reversal counts as
+/// the kind of the row it reverses), over the rows `keep` selects.
+fn sums_by_kind(rows: &[Value], keep: impl Fn(&Value) -> bool) -> HashMap<String, Decimal> {
+    let kinds: HashMap<i64, String> =
+        rows.iter().map(|r| (r["id"].as_i64().unwrap(), r["kind"].as_str().unwrap().to_string())).collect();
+    let mut sums = HashMap::new();
+    for r in rows.iter().filter(|r| keep(r)) {
+        let kind = match r["kind"].as_str().unwrap() {
+            "reversal" => kinds[&r["reverses_id"].as_i64().expect("a reversal names its row")].clone(),
+            k => k.to_string(),
+        };
+        *sums.entry(kind).or_insert(Decimal::ZERO) += dec(&r["amount"]);
+    }
+    sums
+}
+
+fn sum(sums: &HashMap<String, Decimal>, kind: &str) -> Decimal {
+    sums.get(kind).copied().unwrap_or(Decimal::ZERO)
+}
+
+// ---------------------------------------------------------------------------
+// The scenario
+// ---------------------------------------------------------------------------
+
+fn day(text: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+}
+
+fn reports(backend: &str) {
+    let app = spawn_app(backend);
+    let s = setup(&app);
+    let today = Utc::now().date_naive();
+    // A day well before today: LA hands 1 and 2 straddle its 06:00 cutoff
+    // (05:59:59 is still the day before), Macau hand 1 is one second before
+    // its 04:30 cutoff.
+    let base = today - Duration::days(10);
+    let t = |h: u32, m: u32, s: u32| base.and_hms_opt(h, m, s).unwrap();
+    let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+    let kept = pitboss::db::rollups::kept(&mut conn).unwrap();
+    assert_eq!(kept, pitboss::db::rollups::recompute(&mut conn).unwrap(), "the rollups kept at each change");
+    assert!(!kept.table_days.is_empty() && !kept.pool_days.is_empty() && !kept.seatings.is_empty());
+    move_commit(&app, s.hands[&(s.la, 1)], utc_of("America/Los_Angeles", t(5, 59, 59)));
+    move_commit(&app, s.hands[&(s.la, 2)], utc_of("America/Los_Angeles", t(6, 0, 0)));
+    move_commit(&app, s.hands[&(s.macau, 1)], utc_of("Asia/Macau", t(4, 29, 59)));
+    conn.transaction(pitboss::db::rollups::rebuild).unwrap();
+    let before = base - Duration::days(1);
+
+    let la_rows = ledger(&app, s.la);
+    let macau_rows = ledger(&app, s.macau);
+    let hand_of = |r: &Value| r["hand_id"].as_i64();
+
+    // ---- rake, per table and day ----
+    let from = before - Duration::days(1);
+    let to = today + Duration::days(1);
+    let range = format!("from={from}&to={to}");
+    let rake = get(&app, &format!("/reports/rake.json?{range}"));
+    assert_eq!(rake["from"], json!(from.to_string()));
+    assert_eq!(rake["to"], json!(to.to_string()));
+    let rows = arr(&rake["rows"]);
+    for r in rows {
+        for k in ["rake", "house", "jackpot"] {
+            assert_two_decimals(r[k].as_str().unwrap(), k);
+        }
+        assert_eq!(dec(&r["rake"]), dec(&r["house"]) + dec(&r["jackpot"]), "rake = house + jackpot: {r}");
+    }
+    let row = |table: i64, gaming_day: NaiveDate| {
+        rows.iter()
+            .find(|r| r["table_id"] == json!(table) && r["gaming_day"] == json!(gaming_day.to_string()))
+            .unwrap_or_else(|| panic!("no row for table {table} on {gaming_day}: {rake}"))
+    };
+    // LA hand 1: 4 seats × 0.50 rake, 4 × 0.10 to the pool, the day before.
+    let r = row(s.la, before);
+    assert_eq!((r["hands"].as_i64(), dec(&r["rake"]), dec(&r["jackpot"])), (Some(1), d("2.00"), d("0.40")));
+    assert_eq!(r["table"], json!("LA 1"));
+    let r = row(s.la, base);
+    assert_eq!((r["hands"].as_i64(), dec(&r["rake"]), dec(&r["house"])), (Some(1), d("2.00"), d("1.60")));
+    let r = row(s.macau, before);
+    assert_eq!((r["hands"].as_i64(), dec(&r["rake"]), dec(&r["jackpot"])), (Some(1), d("1.50"), d("0.30")));
+    // Hands are committed, not voided: LA 3 (hand 4 voided), Macau 3.
+    let hands_of = |table: i64| -> i64 {
+        rows.iter().filter(|r| r["table_id"] == json!(table)).map(|r| r["hands"].as_i64().unwrap()).sum()
+    };
+    assert_eq!((hands_of(s.la), hands_of(s.macau)), (3, 3));
+    assert_eq!(rake["totals"]["hands"], json!(6));
+
+    // Totals reconcile with the ledgers: rake rows (negative on the seats),
+    // house shares and contributions, net of the void's reversals.
+    let mut want = [Decimal::ZERO; 3];
+    for rows in [&la_rows, &macau_rows] {
+        let sums = sums_by_kind(rows, |_| true);
+        want[0] -= sum(&sums, "rake");
+        want[1] += sum(&sums, "house_rake");
+        want[2] += sum(&sums, "jackpot_contribution");
+    }
+    let totals = &rake["totals"];
+    assert_eq!([dec(&totals["rake"]), dec(&totals["house"]), dec(&totals["jackpot"])], want, "{totals}");
+    assert_eq!(want[0], d("6.00") + d("4.50"), "3 LA hands × 4 seats + 3 Macau hands × 3 seats, × 0.50");
+    assert_eq!(dec(&totals["rake"]), dec(&totals["house"]) + dec(&totals["jackpot"]));
+    let column = |k: &str| rows.iter().map(|r| dec(&r[k])).sum::<Decimal>();
+    assert_eq!(column("rake"), dec(&totals["rake"]), "the rows add up to the totals");
+    // One day entry per gaming day of the range, adding up to the totals.
+    let days = arr(&rake["days"]);
+    assert_eq!(days.len() as i64, (to - from).num_days() + 1);
+    assert_eq!(days.iter().map(|d| dec(&d["rake"])).sum::<Decimal>(), dec(&totals["rake"]));
+
+    // Only the day before: LA hand 1 and Macau hand 1; one table: only its rows.
+    let one = get(&app, &format!("/reports/rake.json?from={before}&to={before}"));
+    assert_eq!((one["totals"]["hands"].as_i64(), dec(&one["totals"]["rake"])), (Some(2), d("3.50")));
+    let la_only = get(&app, &format!("/reports/rake.json?{range}&table={}", s.la));
+    assert!(arr(&la_only["rows"]).iter().all(|r| r["table_id"] == json!(s.la)));
+    let la_sums = sums_by_kind(&la_rows, |_| true);
+    assert_eq!(dec(&la_only["totals"]["rake"]), -sum(&la_sums, "rake"));
+    // The voided hand's rows are in the ledger and net to nothing.
+    let voided = sums_by_kind(&la_rows, |r| hand_of(r) == Some(s.hands[&(s.la, 4)]));
+    assert!(voided.values().all(|v| v.is_zero()), "{voided:?}");
+
+    // CSV: the same rows and totals, money with two decimals.
+    let (status, headers, body) = get_raw(&app, &format!("/reports/rake.csv?{range}"));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(headers["content-type"], "text/csv; charset=utf-8");
+    assert_eq!(headers["content-disposition"], format!("attachment; filename=\"rake-{from}-{to}.csv\""));
+    let mut reader = csv::ReaderBuilder::new().from_reader(body.as_bytes());
+    assert_eq!(
+        reader.headers().unwrap().iter().collect::<Vec<_>>(),
+        ["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot"]
+    );
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), rows.len() + 1, "a row per JSON row and a totals row");
+    for (rec, r) in records.iter().zip(rows) {
+        let fields = ["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot"].map(|k| match &r[k] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+        assert_eq!(rec.iter().collect::<Vec<_>>(), fields, "CSV row equals the JSON row");
+    }
+    let total = records.last().unwrap();
+    assert_eq!(&total[0], "total");
+    assert_eq!(total[3], totals["hands"].to_string());
+    for (i, k) in [(4, "rake"), (5, "house"), (6, "jackpot")] {
+        assert_two_decimals(&total[i], k);
+        assert_eq!(total[i], *totals[k].as_str().unwrap());
+    }
+    assert!(body.contains("\"Macau \"\"A\"\", 1\""), "RFC 4180 quoting of a name with quotes and a comma");
+
+    // SVG: one bar per gaming day.
+    let (status, headers, svg) = get_raw(&app, &format!("/reports/rake.svg?{range}"));
+    assert_eq!(status, 200);
+    assert!(headers["content-type"].starts_with("image/svg+xml"));
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=") && svg.ends_with("</svg>"));
+    assert!(svg.contains("<title id=\"rake-chart-title\">Rake per gaming day"));
+    assert_eq!(svg.matches("class=\"bar\"").count(), days.len());
+    assert_eq!(svg.matches("<svg").count(), 1);
+    assert_eq!(svg.matches("<title").count(), svg.matches("</title>").count());
+    assert!(svg.contains(&format!("{before}: 3.50")), "the day before's bar");
+
+    // ---- jackpots ----
+    let jp = get(&app, &format!("/reports/jackpots.json?{range}"));
+    let pools = arr(&jp["pools"]);
+    assert_eq!(pools.len(), 1);
+    let p = &pools[0];
+    assert_eq!(p["pool"], json!("Bad beat <main>"));
+    let pool_rows: Vec<Value> =
+        la_rows.iter().chain(&macau_rows).filter(|r| r["pool_id"] == json!(s.pool)).cloned().collect();
+    let ps = sums_by_kind(&pool_rows, |_| true);
+    assert_eq!(dec(&p["opening"]), Decimal::ZERO, "the range starts before the pool");
+    assert_eq!(dec(&p["seeds"]), d("100") + sum(&ps, "pool_seed"), "the first seed and one restart");
+    assert_eq!(dec(&p["seeds"]), d("200"));
+    assert_eq!(dec(&p["contributions"]), sum(&ps, "jackpot_contribution"));
+    assert_eq!(dec(&p["contributions"]), d("1.20") + d("0.90"));
+    assert_eq!(dec(&p["locked"]), -sum(&ps, "jackpot_lock"));
+    assert_eq!(dec(&p["locked"]), d("100.80"), "the seed and hands 1 and 2 (hand 4's hit was voided)");
+    assert_eq!((dec(&p["returned"]), dec(&p["other"]), dec(&p["paid_out"])), (d("0"), d("0"), d("0")));
+    let balance = dec(&get(&app, &format!("/api/v1/pools/{}", s.pool))["balance"]);
+    assert_eq!(dec(&p["closing"]), balance, "the closing balance is the pool's balance");
+    assert_eq!(
+        dec(&p["closing"]),
+        dec(&p["opening"]) + dec(&p["seeds"]) + dec(&p["contributions"]) - dec(&p["locked"]) + dec(&p["returned"])
+    );
+    assert_eq!(jp["totals"]["closing"], p["closing"]);
+    for k in ["opening", "seeds", "contributions", "locked", "returned", "paid_out", "closing"] {
+        assert_two_decimals(p[k].as_str().unwrap(), k);
+    }
+    let hits = arr(&jp["hits"]);
+    assert_eq!(hits.len(), 2, "{jp}");
+    let status_of = |hand: i64| hits.iter().find(|h| h["hand"] == json!(hand)).unwrap()["status"].clone();
+    assert_eq!((status_of(2), status_of(4)), (json!("pending"), json!("voided")));
+    assert!(hits.iter().all(|h| h["table_id"] == json!(s.la) && h["loser_seat"] == json!(1)));
+    assert_eq!(dec(&hits[0]["amount"]), d("100.80"));
+    // Before the range of the rows: everything is in the opening balance.
+    let later = get(&app, &format!("/reports/jackpots.json?from={to}&to={to}"));
+    assert_eq!(later["pools"][0]["opening"], p["closing"]);
+    assert_eq!(later["pools"][0]["closing"], p["closing"]);
+    assert_eq!(later["hits"], json!([]));
+
+    let (status, headers, body) = get_raw(&app, &format!("/reports/jackpots.csv?{range}"));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(headers["content-disposition"], format!("attachment; filename=\"jackpots-{from}-{to}.csv\""));
+    let mut reader = csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(body.as_bytes());
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(&records[0][0], "pool_id");
+    assert_eq!(&records[1][1], "Bad beat <main>");
+    assert_eq!(&records[1][9], p["closing"].as_str().unwrap());
+    assert_eq!(&records[2][0], "total");
+    assert_eq!(&records[3][0], "hit_id");
+    assert_eq!(records.len(), 3 + 1 + hits.len() + 1);
+    assert_eq!(&records[4][13], hits[0]["status"].as_str().unwrap());
+    assert_eq!(&records.last().unwrap()[11], "201.60", "two hits of 100.80");
+
+    let (status, headers, svg) = get_raw(&app, &format!("/reports/jackpots.svg?{range}"));
+    assert_eq!(status, 200);
+    assert!(headers["content-type"].starts_with("image/svg+xml"));
+    assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>"));
+    assert_eq!(svg.matches("class=\"series\"").count(), 1);
+    assert!(svg.contains("Bad beat &lt;main&gt;") && !svg.contains("<main>"), "escaped pool name");
+
+    // ---- sessions ----
+    let sessions = get(&app, &format!("/reports/sessions.json?{range}"));
+    let list = arr(&sessions["sessions"]);
+    assert_eq!(list.len(), 7);
+    let mut totals = [Decimal::ZERO; 4];
+    for session in list {
+        let seating = session["seating_id"].clone();
+        let rows: Vec<Value> =
+            la_rows.iter().chain(&macau_rows).filter(|r| r["seating_id"] == seating).cloned().collect();
+        let k = sums_by_kind(&rows, |_| true);
+        let stack: Decimal = rows.iter().map(|r| dec(&r["amount"])).sum();
+        assert_eq!(dec(&session["buy_in"]), sum(&k, "buy_in"), "{session}");
+        assert_eq!(dec(&session["add_ons"]), sum(&k, "add_on"), "{session}");
+        assert_eq!(dec(&session["cash_out"]), -sum(&k, "cash_out"), "{session}");
+        assert_eq!(dec(&session["rake"]), -sum(&k, "rake"), "{session}");
+        assert_eq!(dec(&session["stack"]), stack, "{session}");
+        // The net is what the hands did to the stack: settlement and rake.
+        assert_eq!(dec(&session["net"]), sum(&k, "settlement") + sum(&k, "rake"), "{session}");
+        assert_eq!(
+            dec(&session["net"]),
+            dec(&session["cash_out"]) + dec(&session["stack"]) - dec(&session["buy_in"]) - dec(&session["add_ons"])
+        );
+        totals[0] += dec(&session["buy_in"]);
+        totals[1] += dec(&session["add_ons"]);
+        totals[2] += dec(&session["cash_out"]);
+        totals[3] += dec(&session["net"]);
+        for k in ["buy_in", "add_ons", "cash_out", "rake", "jackpot_payouts", "stack", "net"] {
+            assert_two_decimals(session[k].as_str().unwrap(), k);
+        }
+    }
+    let st = &sessions["totals"];
+    assert_eq!([dec(&st["buy_in"]), dec(&st["add_ons"]), dec(&st["cash_out"]), dec(&st["net"])], totals);
+    assert_eq!((dec(&st["buy_in"]), dec(&st["add_ons"])), (d("1250"), d("50.25")));
+    let grace = list.iter().find(|x| x["player"] == json!("Grace")).unwrap();
+    assert_eq!(grace["status"], json!("cashed out"));
+    assert_eq!(dec(&grace["stack"]), Decimal::ZERO);
+    // Everyone's net plus the rake is zero: the players' money only moved
+    // between them and to the rake.
+    assert_eq!(dec(&st["net"]) + dec(&st["rake"]), Decimal::ZERO);
+    assert_eq!(
+        dec(&st["rake"]),
+        -sum(&sums_by_kind(&la_rows, |_| true), "rake") - sum(&sums_by_kind(&macau_rows, |_| true), "rake")
+    );
+
+    let (status, _, body) = get_raw(&app, &format!("/reports/sessions.csv?{range}"));
+    assert_eq!(status, 200);
+    let mut reader = csv::Reader::from_reader(body.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_string).collect();
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), list.len() + 1);
+    for (rec, session) in records.iter().zip(list) {
+        for (i, name) in header.iter().enumerate() {
+            let want = match name.as_str() {
+                "seated_at_utc" => session["seated_at"].as_str().unwrap().replace('T', " ")[..19].to_string(),
+                other => match &session[other] {
+                    Value::String(s) => s.clone(),
+                    v => v.to_string(),
+                },
+            };
+            assert_eq!(rec[i], want, "sessions CSV column {name}");
+        }
+    }
+    let total = records.last().unwrap();
+    assert_eq!(&total[0], "total");
+    let net_at = header.iter().position(|h| h == "net").unwrap();
+    assert_eq!(&total[net_at], st["net"].as_str().unwrap());
+
+    // ---- pages ----
+    for page in ["/reports", "/reports/rake", "/reports/jackpots", "/reports/sessions"] {
+        let (status, headers, html) = get_raw(&app, &format!("{page}?{range}"));
+        assert_eq!(status, 200, "{page}: {html}");
+        assert!(headers["content-type"].starts_with("text/html"), "{page}");
+        assert!(html.contains("<form") && html.contains(&format!("value=\"{from}\"")), "{page} keeps the range");
+        assert!(!html.contains("Bad beat <main>"), "{page}: names are escaped");
+    }
+    let (_, _, html) = get_raw(&app, &format!("/reports/rake?{range}"));
+    assert!(html.contains("<svg") && html.contains("LA 1") && html.contains("10.50"));
+    let (_, _, html) = get_raw(&app, &format!("/reports/jackpots?{range}"));
+    assert!(html.contains("<svg") && html.contains("100.80") && html.contains("voided"));
+
+    // ---- the default range: the last 7 gaming days ----
+    let default = get(&app, "/reports/rake.json");
+    let (dfrom, dto) = (day(default["from"].as_str().unwrap()), day(default["to"].as_str().unwrap()));
+    assert_eq!((dto - dfrom).num_days(), 6);
+    assert!(dto == today || dto == today + Duration::days(1) || dto == today - Duration::days(1));
+}
+
+#[test]
+fn reports_reconcile_with_the_ledger() {
+    for backend in backends() {
+        reports(backend);
+    }
+}
+
+#[test]
+fn bad_parameters_are_422_naming_them() {
+    let app = spawn_app("sqlite");
+    let pool = expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
+    create_table(&app, "t", pool, "UTC", "06:00");
+    for report in ["rake", "jackpots", "sessions"] {
+        for ext in ["json", "csv"] {
+            let path = format!("/reports/{report}.{ext}");
+            assert_invalid(&app, &format!("{path}?from=2026-13-01"), "from");
+            assert_invalid(&app, &format!("{path}?from=yesterday"), "from");
+            assert_invalid(&app, &format!("{path}?to=2026-11-31"), "to");
+            assert_invalid(&app, &format!("{path}?from=2026-11-21&to=2026-11-20"), "from 2026-11-21 is after to");
+            assert_invalid(&app, &format!("{path}?from=2025-11-01&to=2026-11-21"), "at most 366");
+            assert_invalid(&app, &format!("{path}?table=999"), "table 999");
+            assert_invalid(&app, &format!("{path}?table=one"), "table");
+            assert_invalid(&app, &format!("{path}?form=2026-11-01"), "form");
+        }
+    }
+    assert_invalid(&app, "/reports/rake.svg?to=nope", "to");
+    // 366 gaming days is allowed.
+    get(&app, "/reports/rake.json?from=2025-11-21&to=2026-11-21");
+    // Pages answer 422 too, with the problem in words and the form.
+    let (status, headers, html) = get_raw(&app, "/reports/rake?from=2026-02-30");
+    assert_eq!(status, 422);
+    assert!(headers["content-type"].starts_with("text/html"));
+    assert!(html.contains("2026-02-30") && html.contains("is not a date YYYY-MM-DD"), "{html}");
+    assert!(html.contains("<form"));
+    let (status, _, _) = get_raw(&app, "/reports/nothing");
+    assert_eq!(status, 404);
+}
+
+/// The rows the jackpot sign-offs write (`jackpot_payout` on seatings,
+/// `jackpot_return` on the pool, both naming the hit), made through the
+/// sign-off API: one hit approved and verified by two people, one rejected.
+fn payouts_and_returns(backend: &str) {
+    let app = spawn_app(backend);
+    let pool = expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "100"}), 201)["id"].as_i64().unwrap();
+    let table = create_table(&app, "t", pool, "Europe/London", "06:00");
+    for (s, p) in [(1, "Ann"), (2, "Ben"), (3, "Cat"), (4, "Dan")] {
+        seat(&app, table, s, p, "200");
+    }
+    let all = [1, 2, 3, 4];
+    play(&app, table, &showdown(&DEAL_BAD_BEAT, &all, 0));
+    play(&app, table, &showdown(&DEAL_BAD_BEAT, &all, 0));
+    let hit = |n: i64| get(&app, &format!("/api/v1/tables/{table}/hands/{n}"))["jackpot_hits"][0].clone();
+    let (paid_hit, rejected_hit) = (hit(1), hit(2));
+    let paid_amount = dec(&paid_hit["amount"]);
+    assert_eq!(paid_amount, d("100.40"));
+    // Sign-offs are people's: signed in, not tokens.
+    let floor = app.person("fl", &["floor"], &[]);
+    let admin = app.person("ad", &["admin"], &[]);
+    let (a, v) = (paid_hit["id"].as_i64().unwrap(), rejected_hit["id"].as_i64().unwrap());
+    expect(&floor, "POST", &format!("/api/v1/jackpots/{a}/approve"), &json!({}), 200);
+    expect(&admin, "POST", &format!("/api/v1/jackpots/{a}/verify"), &json!({}), 200);
+    expect(&floor, "POST", &format!("/api/v1/jackpots/{v}/reject"), &json!({"reason": "not a bad beat"}), 200);
+    let rejected = dec(&rejected_hit["amount"]);
+
+    let today = Utc::now().date_naive();
+    let range = format!("from={}&to={}", today - Duration::days(1), today + Duration::days(1));
+    let jp = get(&app, &format!("/reports/jackpots.json?{range}"));
+    let p = &jp["pools"][0];
+    assert_eq!(dec(&p["paid_out"]), paid_amount);
+    assert_eq!(dec(&p["returned"]), rejected);
+    assert_eq!(dec(&p["closing"]), dec(&get(&app, &format!("/api/v1/pools/{pool}"))["balance"]));
+    assert_eq!(
+        dec(&p["closing"]),
+        dec(&p["opening"]) + dec(&p["seeds"]) + dec(&p["contributions"]) - dec(&p["locked"]) + dec(&p["returned"])
+    );
+    let hits = arr(&jp["hits"]);
+    assert_eq!((hits[0]["status"].as_str(), dec(&hits[0]["paid"])), (Some("paid"), paid_amount));
+    assert_eq!((hits[1]["status"].as_str(), dec(&hits[1]["paid"])), (Some("rejected"), Decimal::ZERO));
+
+    let sessions = get(&app, &format!("/reports/sessions.json?{range}"));
+    let list = arr(&sessions["sessions"]);
+    let rows = ledger(&app, table);
+    for session in list {
+        let mine: Vec<Value> = rows.iter().filter(|r| r["seating_id"] == session["seating_id"]).cloned().collect();
+        let k = sums_by_kind(&mine, |_| true);
+        assert_eq!(dec(&session["jackpot_payouts"]), sum(&k, "jackpot_payout"));
+        assert_eq!(dec(&session["net"]), sum(&k, "settlement") + sum(&k, "rake") + sum(&k, "jackpot_payout"));
+    }
+    assert_eq!(dec(&sessions["totals"]["jackpot_payouts"]), paid_amount);
+}
+
+#[test]
+fn jackpot_payouts_and_returns_by_kind() {
+    for backend in backends() {
+        payouts_and_returns(backend);
+    }
+}
+
+/// A database from before the daily rollups (books, no rollup): the first
+/// process to open it builds them from the ledger, and the reports read the
+/// same as from the rollups kept hand by hand.
+#[test]
+fn rollups_are_built_for_a_database_from_before_them() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        setup(&app);
+        let today = format!("to={}", Utc::now().date_naive() + Duration::days(1));
+        let before = ["rake", "jackpots", "sessions"].map(|r| get(&app, &format!("/reports/{r}.json?{today}")));
+        let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+        use diesel::connection::SimpleConnection;
+        conn.batch_execute("DELETE FROM table_days; DELETE FROM pool_days; DELETE FROM seating_totals;").unwrap();
+        assert_ne!(get(&app, &format!("/reports/rake.json?{today}")), before[0], "the reports read the rollups");
+        drop(pitboss::db::connect(&app.database_url, 1).expect("the database opens again"));
+        let after = ["rake", "jackpots", "sessions"].map(|r| get(&app, &format!("/reports/{r}.json?{today}")));
+        assert_eq!(after, before, "[{backend}] the reports from the built rollups");
+        assert_eq!(pitboss::db::rollups::kept(&mut conn).unwrap(), pitboss::db::rollups::recompute(&mut conn).unwrap());
+    }
+}
