@@ -20,11 +20,11 @@ use chrono::{NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::upsert::excluded;
 
-use super::reports::{gaming_day, Clock};
 use super::schema::{
     casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pool_days, seating_totals, showdowns, table_days,
 };
 use super::DbConnection;
+use crate::domain::clock::{gaming_day, Clock};
 use crate::domain::{AppError, EntryId, EntryKind, HandId, HitId, Money, PoolId, SeatingId, TableId};
 use crate::on_backend;
 

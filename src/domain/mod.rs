@@ -3,6 +3,7 @@
 //! user and the actor, and the service's error with its code and place.
 //! Pure: no I/O (the diesel derives only say how each type is stored).
 
+pub mod clock;
 pub mod error;
 pub mod ids;
 pub mod money;

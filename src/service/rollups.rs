@@ -4,10 +4,10 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use crate::db::reports::Clock;
 use crate::db::rollups::{self as q, clock, day, PoolDay};
 use crate::db::schema::casino_tables;
 use crate::db::DbConnection;
+use crate::domain::clock::Clock;
 use crate::domain::{AppError, PoolId};
 
 /// A pool's clock: the first table (lowest id) that feeds it, or UTC midnight.

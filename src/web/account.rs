@@ -84,7 +84,7 @@ pub async fn login_post(
     let username = field(&form, "username").to_string();
     let password = field(&form, "password").to_string();
     let next = auth::safe_next(Some(field(&form, "next")));
-    let ip = auth::client_ip(&request);
+    let ip = super::observe::client_ip(&request);
     let name = username.clone();
     match with_database(&state, move |db| users::sign_in(db, &name, &password, &ip)).await {
         Ok(user) => {
@@ -191,10 +191,10 @@ pub async fn setup_post(
             password: password.clone(),
             tables: Vec::new(),
         };
-        let actor = Actor::anonymous("setup", &auth::client_ip(&request));
+        let actor = Actor::anonymous("setup", &super::observe::client_ip(&request));
         match with_database(&state, move |db| users::create_user(db, &actor, req, true)).await {
             Ok(_) => {
-                let ip = auth::client_ip(&request);
+                let ip = super::observe::client_ip(&request);
                 let name = username.clone();
                 let user = with_database(&state, move |db| users::sign_in(db, &name, &password, &ip)).await?;
                 auth::start_session(&session, &user)?;

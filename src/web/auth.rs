@@ -78,22 +78,6 @@ fn check_token(expected: &str, sent: Option<&str>) -> Result<(), AppError> {
     }
 }
 
-/// The client's address: the TCP peer, or with `TRUST_PROXY=true` (a
-/// reverse proxy in front that appends it) the last `X-Forwarded-For` entry. It is recorded in the audit trail and limits sign-in
-/// attempts per address.
-pub fn client_ip(req: &HttpRequest) -> String {
-    let trust_proxy = req.app_data::<web::Data<AppState>>().is_some_and(|s| s.trust_proxy);
-    if trust_proxy {
-        // The right-most entry is the one our proxy added; anything to its
-        // left came from the client and proves nothing.
-        let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
-        if let Some(last) = forwarded.and_then(|v| v.rsplit(',').next()).map(str::trim).filter(|v| !v.is_empty()) {
-            return last.to_string();
-        }
-    }
-    req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".to_string())
-}
-
 /// The request comes from the server itself: a loopback peer, not passed on
 /// by a proxy (no forwarding headers).
 pub fn is_local(req: &HttpRequest) -> bool {
@@ -143,7 +127,7 @@ pub fn end_session(session: &Session) {
 /// is none (or it has ended).
 async fn resolve(req: &HttpRequest) -> Result<Option<Identity>, AppError> {
     let state = req.app_data::<web::Data<AppState>>().cloned().ok_or_else(|| AppError::internal("no app state"))?;
-    let ip = client_ip(req);
+    let ip = super::observe::client_ip(req);
     let bearer = req.headers().get(header::AUTHORIZATION).map(|v| v.to_str().unwrap_or("").trim().to_string());
     if let Some(value) = bearer {
         let token = value.strip_prefix("Bearer ").map(str::trim).unwrap_or("").to_string();

@@ -121,7 +121,7 @@ async fn serve(
     let started = Instant::now();
     let method = req.method().to_string();
     let path = req.path().to_string();
-    let client = super::auth::client_ip(req.request());
+    let client = client_ip(req.request());
     let lifecycle = req.app_data::<web::Data<Lifecycle>>().cloned();
     if lifecycle.as_ref().is_some_and(|l| l.is_draining()) {
         let mut response = AppError::shutting_down().error_response();
@@ -153,4 +153,20 @@ async fn serve(
         took.as_secs_f64() * 1000.0
     );
     result.map(ServiceResponse::map_into_left_body)
+}
+
+/// The client's address: the TCP peer, or with `TRUST_PROXY=true` (a
+/// reverse proxy in front that appends it) the last `X-Forwarded-For` entry. It is recorded in the audit trail and limits sign-in
+/// attempts per address.
+pub fn client_ip(req: &HttpRequest) -> String {
+    let trust_proxy = req.app_data::<web::Data<super::state::AppState>>().is_some_and(|s| s.trust_proxy);
+    if trust_proxy {
+        // The right-most entry is the one our proxy added; anything to its
+        // left came from the client and proves nothing.
+        let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
+        if let Some(last) = forwarded.and_then(|v| v.rsplit(',').next()).map(str::trim).filter(|v| !v.is_empty()) {
+            return last.to_string();
+        }
+    }
+    req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".to_string())
 }

@@ -49,7 +49,7 @@
 //! Environment:
 //! - `PITBOSS_MODEL_CASES` (default 30, about a minute per backend on two
 //!   cores): random sequences per backend; e.g. `PITBOSS_MODEL_CASES=500
-//!   cargo test --test model` (about 15 minutes per backend).
+//!   cargo test --test service model` (about 15 minutes per backend).
 //! - `PITBOSS_MODEL_OPS` (default 40): the longest sequence.
 //! - `PITBOSS_TEST_POSTGRES_URL`: also run on PostgreSQL (as every test).
 //! - `PITBOSS_MODEL_TRACE`: print every step, every refusal and the stacks.
