@@ -468,7 +468,7 @@ pub fn refuse_if_closed(conn: &mut DbConnection, table: TableId, doing: &str) ->
         let name = table_row(conn, table)?.name;
         return Err(AppError::conflict(
             "table_closed",
-            format!("table {name} is closed: the floor opens it before anyone can {doing} there"),
+            format!("{name} is closed: the floor opens it before anyone can {doing} there"),
         ));
     }
     Ok(())
@@ -502,16 +502,13 @@ fn change_status(
         let now = table_status(conn, table)?;
         if now == to {
             let code = if to == TableStatus::Open { "table_already_open" } else { "table_already_closed" };
-            return Err(AppError::conflict(code, format!("table {name} is already {to}")));
+            return Err(AppError::conflict(code, format!("{name} is already {to}")));
         }
         if to == TableStatus::Closed {
             if let Some(h) = q::open_hand(conn, table)? {
                 return Err(AppError::conflict(
                     "table_has_open_hand",
-                    format!(
-                        "table {name} has hand {} in progress; commit or void it before closing the table",
-                        h.number
-                    ),
+                    format!("{name} has hand {} in progress; commit or void it before closing the table", h.number),
                 ));
             }
             let seated = q::active_seatings(conn, table)?;
@@ -520,7 +517,7 @@ fn change_status(
                 return Err(AppError::conflict(
                     "table_has_players",
                     format!(
-                        "table {name} has {} player(s) seated: {}; cash them out before closing the table",
+                        "{name} has {} player(s) seated: {}; cash them out before closing the table",
                         seated.len(),
                         seats.join(", ")
                     ),

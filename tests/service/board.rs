@@ -230,7 +230,7 @@ fn board_page(backend: &str) {
     // T1 has players: the form shows the refusal, nothing changes.
     let refused = flo.post("/floor/tables/1/close", &[("note", "")]);
     assert_eq!(refused.status, 409);
-    assert!(refused.body.contains("table T1 has 4 player(s) seated"), "{}", refused.body);
+    assert!(refused.body.contains("T1 has 4 player(s) seated: seat 1 (Ann)"), "{}", refused.body);
     // Without the page's token, or from another site: refused.
     assert_eq!(flo.post("/floor/tables/2/close", &[("csrf_token", "nope")]).status, 403);
     let forged = raw(
