@@ -175,6 +175,26 @@ pub fn current_ruleset(conn: &mut DbConnection, table: TableId) -> QueryResult<O
         .optional()
 }
 
+/// The current ruleset with the table's status as its latest change set it
+/// (`None`: never changed, so open): one statement, for starting a hand.
+pub fn current_ruleset_and_status(
+    conn: &mut DbConnection,
+    table: TableId,
+) -> QueryResult<Option<(RulesetRow, Option<TableStatus>)>> {
+    let status = table_status_changes::table
+        .filter(table_status_changes::table_id.eq(ruleset_versions::table_id))
+        .order(table_status_changes::id.desc())
+        .select(table_status_changes::status)
+        .limit(1)
+        .single_value();
+    ruleset_versions::table
+        .filter(ruleset_versions::table_id.eq(table))
+        .order(ruleset_versions::version.desc())
+        .select((RulesetRow::as_select(), status))
+        .first(conn)
+        .optional()
+}
+
 // ---- seatings ----
 
 /// A seated player (a seating without a cash-out) with their stack.

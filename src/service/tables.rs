@@ -465,13 +465,28 @@ pub fn table_status(conn: &mut DbConnection, table: TableId) -> Result<TableStat
 /// A closed table starts no hand and seats no player (409 `table_closed`).
 pub fn refuse_if_closed(conn: &mut DbConnection, table: TableId, doing: &str) -> Result<(), AppError> {
     if table_status(conn, table)? == TableStatus::Closed {
-        let name = table_row(conn, table)?.name;
-        return Err(AppError::conflict(
-            "table_closed",
-            format!("{name} is closed: the floor opens it before anyone can {doing} there"),
-        ));
+        return Err(closed(conn, table, doing)?);
     }
     Ok(())
+}
+
+fn closed(conn: &mut DbConnection, table: TableId, doing: &str) -> Result<AppError, AppError> {
+    let name = table_row(conn, table)?.name;
+    Ok(AppError::conflict(
+        "table_closed",
+        format!("{name} is closed: the floor opens it before anyone can {doing} there"),
+    ))
+}
+
+/// The current ruleset of a table that is open (409 `table_closed`
+/// otherwise), read in one statement: starting a hand needs both.
+pub fn ruleset_if_open(conn: &mut DbConnection, table: TableId, doing: &str) -> Result<Ruleset, AppError> {
+    let (row, status) = q::current_ruleset_and_status(conn, table)?
+        .ok_or_else(|| AppError::not_found("no_table", format!("no table {table}")))?;
+    if status == Some(TableStatus::Closed) {
+        return Err(closed(conn, table, doing)?);
+    }
+    Ruleset::of(row)
 }
 
 /// Closes a table (the floor): refused while a hand is in progress or a

@@ -196,6 +196,18 @@ fn board_and_status(backend: &str) {
             ("table_open".to_string(), "ada".to_string(), target),
         ]
     );
+    // The board's statements do not grow with the number of tables.
+    let cost = || {
+        let before = pitboss::db::statements(&app.database_url);
+        expect(&app, "GET", "/api/v1/board", &Value::Null, 200);
+        pitboss::db::statements(&app.database_url) - before
+    };
+    let two = cost();
+    for name in ["T3", "T4", "T5"] {
+        expect(&app, "POST", "/api/v1/tables", &json!({"name": name, "preset": "simple", "unit": "1"}), 201);
+    }
+    assert_eq!(cost(), two, "the board reads every table in the same statements");
+    assert!(two <= 16, "[{backend}] the board ran {two} statements");
     // The history is append-only: the database refuses to change it.
     let mut conn = app.db.as_ref().unwrap().conn().unwrap();
     for sql in ["UPDATE table_status_changes SET note = 'edited'", "DELETE FROM table_status_changes"] {
