@@ -6,6 +6,7 @@
 //! microseconds (both backends round-trip the same value).
 
 pub mod audit;
+pub mod board;
 pub mod hands;
 pub mod jackpots;
 pub mod ledger;

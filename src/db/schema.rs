@@ -236,6 +236,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    table_status_changes (id) {
+        id -> Int8,
+        table_id -> Int8,
+        status -> Text,
+        changed_by -> Nullable<Int8>,
+        note -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     users (id) {
         id -> Int8,
         username -> Text,
@@ -279,6 +290,8 @@ diesel::joinable!(seatings -> casino_tables (table_id));
 diesel::joinable!(showdowns -> hands (hand_id));
 diesel::joinable!(table_days -> casino_tables (table_id));
 diesel::joinable!(table_days -> pools (pool_id));
+diesel::joinable!(table_status_changes -> casino_tables (table_id));
+diesel::joinable!(table_status_changes -> users (changed_by));
 
 diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
@@ -301,5 +314,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     seatings,
     showdowns,
     table_days,
+    table_status_changes,
     users,
 );

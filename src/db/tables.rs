@@ -2,10 +2,13 @@
 
 use diesel::prelude::*;
 
-use super::schema::{casino_tables, hand_voids, hands, ledger_entries, pools, ruleset_versions, seatings, showdowns};
+use super::schema::{
+    casino_tables, hand_voids, hands, ledger_entries, pools, ruleset_versions, seatings, showdowns,
+    table_status_changes,
+};
 use super::{now, DbConnection};
 use crate::domain::{
-    EntryKind, HandId, HandNumber, Money, PoolId, RulesetVersionId, SeatNo, SeatingId, TableId, UserId,
+    EntryKind, HandId, HandNumber, Money, PoolId, RulesetVersionId, SeatNo, SeatingId, TableId, TableStatus, UserId,
 };
 
 // ---- pools ----
@@ -172,6 +175,26 @@ pub fn current_ruleset(conn: &mut DbConnection, table: TableId) -> QueryResult<O
         .optional()
 }
 
+/// The current ruleset with the table's status as its latest change set it
+/// (`None`: never changed, so open): one statement, for starting a hand.
+pub fn current_ruleset_and_status(
+    conn: &mut DbConnection,
+    table: TableId,
+) -> QueryResult<Option<(RulesetRow, Option<TableStatus>)>> {
+    let status = table_status_changes::table
+        .filter(table_status_changes::table_id.eq(ruleset_versions::table_id))
+        .order(table_status_changes::id.desc())
+        .select(table_status_changes::status)
+        .limit(1)
+        .single_value();
+    ruleset_versions::table
+        .filter(ruleset_versions::table_id.eq(table))
+        .order(ruleset_versions::version.desc())
+        .select((RulesetRow::as_select(), status))
+        .first(conn)
+        .optional()
+}
+
 // ---- seatings ----
 
 /// A seated player (a seating without a cash-out) with their stack.
@@ -253,4 +276,38 @@ pub fn last_hand(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<
 /// The hand started last and neither committed nor voided, if any.
 pub fn open_hand(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<LastHand>> {
     Ok(last_hand(conn, table)?.filter(|h| h.open))
+}
+
+// ---- open and closed ----
+
+/// A table's status as its latest change set it (`None`: never changed,
+/// so open).
+pub fn table_status(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<TableStatus>> {
+    table_status_changes::table
+        .filter(table_status_changes::table_id.eq(table))
+        .order(table_status_changes::id.desc())
+        .select(table_status_changes::status)
+        .first(conn)
+        .optional()
+}
+
+/// A change of a table's status, appended to its history.
+pub fn insert_status_change(
+    conn: &mut DbConnection,
+    table: TableId,
+    status: TableStatus,
+    by: Option<UserId>,
+    note: &str,
+) -> QueryResult<chrono::NaiveDateTime> {
+    let at = now();
+    diesel::insert_into(table_status_changes::table)
+        .values((
+            table_status_changes::table_id.eq(table),
+            table_status_changes::status.eq(status),
+            table_status_changes::changed_by.eq(by),
+            table_status_changes::note.eq(note),
+            table_status_changes::created_at.eq(at),
+        ))
+        .execute(conn)?;
+    Ok(at)
 }

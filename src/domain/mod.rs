@@ -17,5 +17,5 @@ pub use ids::{
 };
 pub use money::{Money, PairUnit};
 pub use result::StoredResult;
-pub use status::{EntryKind, HandStatus, HitStatus, Role, SignoffAction, VoidReason};
+pub use status::{EntryKind, HandStatus, HitStatus, Role, SignoffAction, TableStatus, VoidReason};
 pub use user::{Actor, User};

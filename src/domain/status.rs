@@ -1,5 +1,5 @@
 //! States and kinds as enums, each with its one stored and shown name:
-//! ledger kinds, sign-off actions, void reasons, hand and hit statuses.
+//! ledger kinds, sign-off actions, void reasons, hand, hit and table statuses.
 
 use diesel::backend::Backend;
 use diesel::deserialize::{self, FromSql};
@@ -218,6 +218,15 @@ impl HitStatus {
         matches!(self, HitStatus::Rejected | HitStatus::Voided)
     }
 }
+
+named_enum!(
+    /// Whether a table plays: the floor opens and closes it. A closed table
+    /// starts no hand and seats no player; it is read as before.
+    TableStatus {
+        Open => "open",
+        Closed => "closed",
+    }
+);
 
 named_enum!(
     /// What a user may do. A user holds one or more roles.

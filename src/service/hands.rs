@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::audit;
 use super::jackpots;
-use super::tables::{current_ruleset, Ruleset, RulesetView};
+use super::tables::{ruleset_if_open, Ruleset, RulesetView};
 use super::{rollups, showdown_z};
 use crate::db::hands::{self as q, HandRow, HandSeatRow, StoredShowdown};
 use crate::db::ledger::{self, NewEntry};
@@ -424,7 +424,8 @@ pub fn start_hand(db: &Database, actor: &Actor, table: TableId, req: StartHandRe
                 format!("hand {} is still in progress; commit or void it first", l.number),
             ));
         }
-        let version = current_ruleset(conn, table)?;
+        // A closed table starts no hand (read with the ruleset: one statement).
+        let version = ruleset_if_open(conn, table, "start a hand")?;
         let rules = version.rules;
         let options = version.options;
         let rake = version.row.rake_cents;

@@ -6,6 +6,7 @@
 //! are.
 
 pub mod audit;
+pub mod board;
 pub mod hands;
 pub mod jackpots;
 pub mod rollups;

@@ -11,7 +11,9 @@ use crate::db::rollups::{self, PoolDay, SeatingTotals};
 use crate::db::tables::{self as q, RulesetRow, Seated};
 use crate::db::{Database, DbConnection};
 use crate::domain::money::check_table_money;
-use crate::domain::{Actor, AppError, EntryKind, HandNumber, Money, PairUnit, PoolId, SeatNo, SeatingId, TableId};
+use crate::domain::{
+    Actor, AppError, EntryKind, HandNumber, Money, PairUnit, PoolId, SeatNo, SeatingId, TableId, TableStatus,
+};
 use crate::engine::options::TableOptions;
 use crate::engine::ruleset;
 
@@ -441,6 +443,117 @@ pub fn list_tables(conn: &mut DbConnection) -> Result<Vec<TableView>, AppError> 
     q::table_ids(conn)?.into_iter().map(|id| get_table(conn, id)).collect()
 }
 
+// ---- open and closed (the floor) ----
+
+/// A table's status after the floor changed it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TableStatusView {
+    pub table_id: TableId,
+    pub name: String,
+    pub status: TableStatus,
+    pub changed_at: chrono::DateTime<chrono::Utc>,
+    /// Who changed it (username).
+    pub changed_by: String,
+    pub note: String,
+}
+
+/// A table's status: its latest change (open when never changed).
+pub fn table_status(conn: &mut DbConnection, table: TableId) -> Result<TableStatus, AppError> {
+    Ok(q::table_status(conn, table)?.unwrap_or(TableStatus::Open))
+}
+
+/// A closed table starts no hand and seats no player (409 `table_closed`).
+pub fn refuse_if_closed(conn: &mut DbConnection, table: TableId, doing: &str) -> Result<(), AppError> {
+    if table_status(conn, table)? == TableStatus::Closed {
+        return Err(closed(conn, table, doing)?);
+    }
+    Ok(())
+}
+
+fn closed(conn: &mut DbConnection, table: TableId, doing: &str) -> Result<AppError, AppError> {
+    let name = table_row(conn, table)?.name;
+    Ok(AppError::conflict(
+        "table_closed",
+        format!("{name} is closed: the floor opens it before anyone can {doing} there"),
+    ))
+}
+
+/// The current ruleset of a table that is open (409 `table_closed`
+/// otherwise), read in one statement: starting a hand needs both.
+pub fn ruleset_if_open(conn: &mut DbConnection, table: TableId, doing: &str) -> Result<Ruleset, AppError> {
+    let (row, status) = q::current_ruleset_and_status(conn, table)?
+        .ok_or_else(|| AppError::not_found("no_table", format!("no table {table}")))?;
+    if status == Some(TableStatus::Closed) {
+        return Err(closed(conn, table, doing)?);
+    }
+    Ruleset::of(row)
+}
+
+/// Closes a table (the floor): refused while a hand is in progress or a
+/// player is seated; nothing is changed then.
+pub fn close_table(db: &Database, actor: &Actor, table: TableId, note: String) -> Result<TableStatusView, AppError> {
+    change_status(db, actor, table, TableStatus::Closed, note)
+}
+
+/// Opens a closed table again (the floor).
+pub fn open_table(db: &Database, actor: &Actor, table: TableId, note: String) -> Result<TableStatusView, AppError> {
+    change_status(db, actor, table, TableStatus::Open, note)
+}
+
+fn change_status(
+    db: &Database,
+    actor: &Actor,
+    table: TableId,
+    to: TableStatus,
+    note: String,
+) -> Result<TableStatusView, AppError> {
+    let note = note.trim().to_string();
+    if note.chars().count() > 500 {
+        return Err(AppError::invalid("note_too_long", "the note is at most 500 characters").at_field("note"));
+    }
+    let name = table_row(&mut *db.conn()?, table)?.name;
+    let actor = actor.clone();
+    db.write(Some(table), move |conn| {
+        let now = table_status(conn, table)?;
+        if now == to {
+            let code = if to == TableStatus::Open { "table_already_open" } else { "table_already_closed" };
+            return Err(AppError::conflict(code, format!("{name} is already {to}")));
+        }
+        if to == TableStatus::Closed {
+            if let Some(h) = q::open_hand(conn, table)? {
+                return Err(AppError::conflict(
+                    "table_has_open_hand",
+                    format!("{name} has hand {} in progress; commit or void it before closing the table", h.number),
+                ));
+            }
+            let seated = q::active_seatings(conn, table)?;
+            if !seated.is_empty() {
+                let seats: Vec<String> = seated.iter().map(|s| format!("seat {} ({})", s.seat, s.player)).collect();
+                return Err(AppError::conflict(
+                    "table_has_players",
+                    format!(
+                        "{name} has {} player(s) seated: {}; cash them out before closing the table",
+                        seated.len(),
+                        seats.join(", ")
+                    ),
+                ));
+            }
+        }
+        let at = q::insert_status_change(conn, table, to, actor.user_id, &note)?;
+        let action = if to == TableStatus::Open { "table_open" } else { "table_close" };
+        let detail = serde_json::json!({ "name": name, "status": to, "note": note });
+        audit::record(conn, &actor, action, &format!("table {table}"), detail)?;
+        Ok(TableStatusView {
+            table_id: table,
+            name,
+            status: to,
+            changed_at: at.and_utc(),
+            changed_by: actor.username.clone(),
+            note,
+        })
+    })
+}
+
 // ---- players ----
 
 pub fn seat_player(db: &Database, actor: &Actor, table: TableId, req: SeatPlayer) -> Result<TableView, AppError> {
@@ -460,6 +573,7 @@ pub fn seat_player(db: &Database, actor: &Actor, table: TableId, req: SeatPlayer
         return Err(AppError::invalid("bad_money", "buy_in must be greater than zero").at_field("buy_in"));
     }
     db.write(Some(table), move |conn| {
+        refuse_if_closed(conn, table, "seat a player")?;
         if q::open_hand(conn, table)?.is_some() {
             return Err(AppError::conflict("hand_in_progress", "a hand is in progress; seat players between hands"));
         }

@@ -118,3 +118,12 @@ impl AmountBody {
         Money::parse(&self.amount, "amount")
     }
 }
+
+/// Opening or closing a table: an optional note for the audit trail.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableStatusBody {
+    /// Why (at most 500 characters), e.g. "end of the evening session".
+    #[serde(default)]
+    pub note: String,
+}

@@ -11,12 +11,14 @@ use super::auth::Identity;
 use super::bodies::{NewPoolBody, NewTableBody, RulesetBody};
 use super::extract::{with_database, with_db};
 use super::helpers::{
-    csv_text, field, form_again, form_problem, form_token, optional, see_other, shown, utc, CsvFile, Nav,
+    csv_text, elapsed, field, form_again, form_problem, form_token, optional, see_other, shown, utc, CsvFile, Nav,
 };
 use super::routes::jackpots::REVIEWERS;
+use super::routes::tables::{BOARD_READERS, TABLE_OPENERS};
 use super::state::AppState;
-use crate::domain::{AppError, HitId, Role, SignoffAction, TableId, UserId};
+use crate::domain::{AppError, HitId, Role, SignoffAction, TableId, TableStatus, UserId};
 use crate::service::audit::{self, AuditEventView, AuditQuery, ExceptionView};
+use crate::service::board::{self, BoardView};
 use crate::service::jackpots::{self, HitFilter, HitView, PoolBalance};
 use crate::service::users::{self, UserView};
 
@@ -93,6 +95,83 @@ pub async fn decide_post(
         Err(e) => {
             let problem = form_problem(e)?;
             let page = floor_page_for(&state, &identity, problem.message.clone()).await?;
+            Ok(form_again(page, &request, &problem))
+        }
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "board.html")]
+struct BoardPage {
+    tz: chrono_tz::Tz,
+    nav: Nav,
+    board: BoardView,
+    /// Floor or admin: the open and close forms.
+    can_change: bool,
+    problem: String,
+}
+
+impl BoardPage {
+    fn when(&self, at: &chrono::DateTime<chrono::Utc>) -> String {
+        shown(&at.naive_utc(), self.tz)
+    }
+
+    fn time(&self, at: &chrono::DateTime<chrono::Utc>) -> String {
+        at.with_timezone(&self.tz).format("%H:%M").to_string()
+    }
+
+    fn ago(&self, seconds: &i64) -> String {
+        elapsed(*seconds)
+    }
+}
+
+async fn board_page_for(
+    state: &web::Data<AppState>,
+    identity: &Identity,
+    problem: String,
+) -> Result<BoardPage, AppError> {
+    identity.require(BOARD_READERS)?;
+    Ok(BoardPage {
+        tz: state.time_zone,
+        nav: Nav::of(identity),
+        board: with_db(state, board::board).await?,
+        can_change: identity.user.has_any(TABLE_OPENERS),
+        problem,
+    })
+}
+
+/// `GET /floor/board`: the live pit board (refreshes itself).
+pub async fn board_page(state: web::Data<AppState>, identity: Identity) -> Result<impl Responder, AppError> {
+    board_page_for(&state, &identity, String::new()).await
+}
+
+/// `POST /floor/tables/{id}/{close|open}` (a form, floor or admin).
+pub async fn table_status_post(
+    state: web::Data<AppState>,
+    path: web::Path<(TableId, String)>,
+    identity: Identity,
+    form: web::Form<Vec<(String, String)>>,
+    request: HttpRequest,
+) -> Result<HttpResponse, AppError> {
+    identity.check_csrf(form_token(&form))?;
+    let (id, action) = path.into_inner();
+    let to = match action.as_str() {
+        "close" => TableStatus::Closed,
+        "open" => TableStatus::Open,
+        _ => return Err(AppError::not_found("no_route", format!("no such change of a table: {action}"))),
+    };
+    identity.require(TABLE_OPENERS)?;
+    let (note, actor) = (field(&form, "note").to_string(), identity.actor.clone());
+    let outcome = with_database(&state, move |db| match to {
+        TableStatus::Closed => crate::service::tables::close_table(db, &actor, id, note),
+        TableStatus::Open => crate::service::tables::open_table(db, &actor, id, note),
+    })
+    .await;
+    match outcome {
+        Ok(_) => Ok(see_other("/floor/board")),
+        Err(e) => {
+            let problem = form_problem(e)?;
+            let page = board_page_for(&state, &identity, problem.message.clone()).await?;
             Ok(form_again(page, &request, &problem))
         }
     }

@@ -103,6 +103,16 @@ pub fn shown(at: &chrono::NaiveDateTime, tz: chrono_tz::Tz) -> String {
     at.and_utc().with_timezone(&tz).format("%Y-%m-%d %H:%M:%S %Z").to_string()
 }
 
+/// A span of time for people: `45 s`, `12 min`, `2 h 05 min`.
+pub fn elapsed(seconds: i64) -> String {
+    let s = seconds.max(0);
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min", s / 60),
+        _ => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
+    }
+}
+
 /// A stored time in CSV: UTC, `YYYY-MM-DD HH:MM:SS`.
 pub fn utc(at: &chrono::NaiveDateTime) -> String {
     at.format("%Y-%m-%d %H:%M:%S").to_string()
@@ -159,5 +169,13 @@ mod tests {
         assert_eq!(csv_text("=SUM(A1)"), "'=SUM(A1)");
         assert_eq!(csv_text("-5"), "'-5");
         assert_eq!(csv_text("Ann"), "Ann");
+    }
+
+    #[test]
+    fn spans_of_time_read_as_people_say_them() {
+        assert_eq!(elapsed(-3), "0 s");
+        assert_eq!(elapsed(45), "45 s");
+        assert_eq!(elapsed(12 * 60 + 5), "12 min");
+        assert_eq!(elapsed(2 * 3600 + 5 * 60 + 9), "2 h 05 min");
     }
 }

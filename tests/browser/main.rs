@@ -4,7 +4,7 @@
 //! whole showdown on one tablet screen, compact card text and the keystrokes
 //! it takes, problems where the dealer looks, a hand that survives a reload
 //! and a sign-in, the jackpot in the preview, the sheet on a tablet and on
-//! paper, voids, cash-outs. Screenshots go to `target/screenshots/` at
+//! paper, voids, cash-outs, the floor's pit board. Screenshots go to `target/screenshots/` at
 //! 1024×768 (a tablet), 1366×768 and 390×844 (a phone).
 //!
 //! Outside CI the test is skipped when chromedriver is not installed; in CI
@@ -576,6 +576,76 @@ async fn two_floor_supervisors_approve_and_verify_a_jackpot_hit() {
     assert!(ann > rust_decimal::Decimal::from(250), "{ann}");
     flo.close().await.unwrap();
     fred.close().await.unwrap();
+}
+
+#[actix_web::test]
+async fn the_pit_board_shows_every_table_and_the_floor_closes_one_by_its_form() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let app = spawn_app("sqlite");
+    set_up(&app);
+    for (name, preset) in [("Table 9", "simple"), ("High limit", "typical"), ("OFC 2", "ofc")] {
+        let body = format!(r#"{{"name":"{name}","preset":"{preset}","unit":"25"}}"#);
+        assert_eq!(request(&app, "POST", "/api/v1/tables", &body).0, 201);
+    }
+    // Table 7: a hand committed (the bad beat's hit waits) and the next in progress.
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands/1/commit", BAD_BEAT).0, 201);
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    // Table 9: two players, a hand voided, both cashed out.
+    for seat in 1..=2 {
+        let body = format!(r#"{{"seat":{seat},"player":"Q{seat}","buy_in":"100"}}"#);
+        assert_eq!(request(&app, "POST", "/api/v1/tables/2/seats", &body).0, 201);
+    }
+    assert_eq!(request(&app, "POST", "/api/v1/tables/2/hands", "{}").0, 201);
+    assert_eq!(request(&app, "POST", "/api/v1/tables/2/hands/1/void", r#"{"reason":"misdeal","note":"x"}"#).0, 200);
+    for seat in 1..=2 {
+        assert_eq!(request(&app, "POST", &format!("/api/v1/tables/2/seats/{seat}/cash-out"), "").0, 200);
+    }
+    app.user("dee", &["dealer"], &[1, 2]);
+    app.user("flo", &["floor"], &[]);
+    let base = format!("http://{}", app.base);
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    sign_in(&client, &base, "flo").await;
+    client.goto(&format!("{base}/floor")).await.unwrap();
+    client.find(Locator::Css("main a[href='/floor/board']")).await.unwrap().click().await.unwrap();
+    eventually("the board", || async { path_of(&client).await == "/floor/board" }).await;
+
+    for (width, height) in [(1366, 768), (1024, 768)] {
+        viewport(&client, width, height).await;
+        client.refresh().await.unwrap();
+        let t7 = text_of(&client, "#table-1").await;
+        assert!(t7.contains("Table 7") && t7.contains("hawaiian-gardens") && t7.contains("open"), "{t7}");
+        assert!(t7.contains("4 / 4") && t7.contains("dee") && t7.contains("#2 for"), "{t7}");
+        assert!(t7.contains("1 waiting") && t7.contains("ago"), "{t7}");
+        let t9 = text_of(&client, "#table-2").await;
+        assert!(t9.contains("0 / 4") && t9.contains("#1 misdeal"), "{t9}");
+        for id in 3..=4 {
+            assert!(!text_of(&client, &format!("#table-{id}")).await.is_empty(), "table {id} on the board");
+        }
+        let wide = js(&client, "return document.documentElement.scrollWidth <= innerWidth").await;
+        assert_eq!(wide, serde_json::json!(true), "the board is wider than {width} px");
+        screenshot(&client, &format!("board-{width}x{height}")).await;
+    }
+
+    // Table 7 has a hand in progress: the form answers why it stays open.
+    client.find(Locator::Css("#table-1 button.close")).await.unwrap().click().await.unwrap();
+    eventually("the refusal", || async { text_of(&client, "#problem").await.contains("hand 2 in progress") }).await;
+    assert!(text_of(&client, "#table-1 .badge").await.contains("open"));
+    screenshot(&client, "board-refused-1024x768").await;
+    // Table 9 is empty: closed, with a note, by whom on the page.
+    client.goto(&format!("{base}/floor/board")).await.unwrap();
+    let note = client.find(Locator::Css("#table-2 input[name=note]")).await.unwrap();
+    note.send_keys("no dealer tonight").await.unwrap();
+    client.find(Locator::Css("#table-2 button.close")).await.unwrap().click().await.unwrap();
+    eventually("table 9 closed", || async { text_of(&client, "#table-2 .badge").await.contains("closed") }).await;
+    assert_eq!(path_of(&client).await, "/floor/board");
+    assert!(text_of(&client, "#table-2").await.contains("by flo"));
+    assert!(client.find(Locator::Css("#table-2 button.open")).await.is_ok());
+    screenshot(&client, "board-closed-1024x768").await;
+    let (status, answer) = request(&app, "POST", "/api/v1/tables/2/hands", "{}");
+    assert_eq!((status, answer["code"].as_str()), (409, Some("table_closed")));
+    client.close().await.unwrap();
 }
 
 #[actix_web::test]

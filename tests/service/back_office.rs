@@ -294,6 +294,8 @@ fn every_form_needs_the_sessions_token_and_this_sites_origin() {
         "/tables/1/seats/1/cash-out",
         "/tables/1/hands/1/void",
         "/floor/jackpots/1/approve",
+        "/floor/tables/1/close",
+        "/floor/tables/1/open",
         "/admin/users",
         "/admin/users/1",
         "/admin/users/1/tokens",
@@ -423,6 +425,14 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("GET", "/reports/sessions", "", "floor accountant admin"),
     ("GET", "/reports/sessions.csv", "", "floor accountant admin"),
     ("GET", "/reports/sessions.json", "", "floor accountant admin"),
+    // The pit board: floor, accountants, admins; tables opened and closed by
+    // the floor or an admin (table 1 has players and is open: 409 for them).
+    ("GET", "/api/v1/board", "", "floor accountant admin"),
+    ("GET", "/floor/board", "", "floor accountant admin"),
+    ("POST", "/api/v1/tables/1/close", "{}", "floor admin"),
+    ("POST", "/api/v1/tables/1/open", "{}", "floor admin"),
+    ("POST", "/floor/tables/1/close", "", "floor admin"),
+    ("POST", "/floor/tables/1/open", "", "floor admin"),
     // Admin.
     ("POST", "/api/v1/pools", "[]", "admin"),
     ("POST", "/api/v1/tables", "[]", "admin"),

@@ -1,7 +1,7 @@
 //! The service's tests through HTTP, on SQLite and (with
 //! `PITBOSS_TEST_POSTGRES_URL`) PostgreSQL: table sessions and the ledger
-//! audit, the money holes, the back office and its role matrix, reports,
-//! open-face table play, a model-based test of the books, hostile input,
+//! audit, the money holes, the back office and its role matrix, the pit
+//! board and tables opened and closed, reports, open-face table play, a model-based test of the books, hostile input,
 //! pages without JavaScript, scans, outages, crashes, graceful shutdown, the
 //! schema against both databases, and what operators expect (OpenAPI,
 //! headers, metrics, logs, settings, migrations).
@@ -10,6 +10,7 @@
 mod support;
 
 mod back_office;
+mod board;
 mod crash_recovery;
 mod hostile_http;
 mod model;

@@ -1,14 +1,15 @@
 //! Tables, pools, seats and the ledger.
 
-use crate::service::tables::{EntryView, PoolView, TableView};
+use crate::service::board::BoardView;
+use crate::service::tables::{EntryView, PoolView, TableStatusView, TableView};
 use crate::web::error::ErrorBody;
 use actix_web::{web, HttpResponse};
 
 use super::ok_json;
 use crate::domain::{AppError, PoolId, Role, SeatNo, TableId};
-use crate::service::tables;
+use crate::service::{board, tables};
 use crate::web::auth::Identity;
-use crate::web::bodies::{AmountBody, NewPoolBody, NewTableBody, RulesetBody, SeatPlayerBody};
+use crate::web::bodies::{AmountBody, NewPoolBody, NewTableBody, RulesetBody, SeatPlayerBody, TableStatusBody};
 use crate::web::extract::{json_body, with_database, with_db};
 use crate::web::state::AppState;
 
@@ -153,7 +154,7 @@ pub async fn change_ruleset(
         (status = 201, description = "The table", body = TableView),
         (status = 403, description = "Codes: `role_required`, `table_not_assigned`", body = ErrorBody),
         (status = 404, description = "Codes: `no_table`", body = ErrorBody),
-        (status = 409, description = "Codes: `hand_in_progress`, `seat_taken`", body = ErrorBody),
+        (status = 409, description = "Codes: `table_closed`, `hand_in_progress`, `seat_taken`", body = ErrorBody),
         (status = 422, description = "Codes: `bad_seat`, `bad_money`, `table_money_limit`", body = ErrorBody),
     ),
     security(("token" = ["dealer", "floor"]), ("session" = ["dealer", "floor"])),
@@ -243,4 +244,81 @@ pub async fn table_ledger(
         identity.require(&[Role::Floor, Role::Accountant, Role::Admin])?;
     }
     Ok(ok_json(&with_db(&state, move |c| tables::table_ledger(c, id)).await?))
+}
+
+/// Who may read the pit board: the floor, accountants, admins.
+pub const BOARD_READERS: &[Role] = &[Role::Floor, Role::Accountant, Role::Admin];
+
+/// Who opens and closes tables: the floor, admins.
+pub const TABLE_OPENERS: &[Role] = &[Role::Floor, Role::Admin];
+
+/// `GET /api/v1/board`: every table at a glance (floor, accountants, admins).
+#[utoipa::path(
+    get,
+    path = "/api/v1/board",
+    tag = "tables",
+    responses(
+        (status = 200, description = "Every table: open or closed, stakes, dealers, the hand in progress, the last commit, seats filled, hits waiting, the voids of its gaming day", body = BoardView),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+    ),
+    security(("token" = ["floor", "accountant", "admin"]), ("session" = ["floor", "accountant", "admin"])),
+)]
+pub async fn board(state: web::Data<AppState>, identity: Identity) -> Result<HttpResponse, AppError> {
+    identity.require(BOARD_READERS)?;
+    Ok(ok_json(&with_db(&state, board::board).await?))
+}
+
+/// `POST /api/v1/tables/{id}/close` (floor, admin): no hand in progress and
+/// nobody seated.
+#[utoipa::path(
+    post,
+    path = "/api/v1/tables/{id}/close",
+    tag = "tables",
+    request_body = TableStatusBody,
+    responses(
+        (status = 200, description = "The table, closed", body = TableStatusView),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_table`", body = ErrorBody),
+        (status = 409, description = "Codes: `table_has_open_hand`, `table_has_players`, `table_already_closed`", body = ErrorBody),
+        (status = 422, description = "Codes: `note_too_long`", body = ErrorBody),
+    ),
+    security(("token" = ["floor", "admin"]), ("session" = ["floor", "admin"])),
+)]
+pub async fn close_table(
+    state: web::Data<AppState>,
+    path: web::Path<TableId>,
+    identity: Identity,
+    payload: web::Payload,
+) -> Result<HttpResponse, AppError> {
+    identity.require(TABLE_OPENERS)?;
+    let id = path.into_inner();
+    let note = json_body::<TableStatusBody>(payload).await?.note;
+    Ok(ok_json(&with_database(&state, move |db| tables::close_table(db, &identity.actor, id, note)).await?))
+}
+
+/// `POST /api/v1/tables/{id}/open` (floor, admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/tables/{id}/open",
+    tag = "tables",
+    request_body = TableStatusBody,
+    responses(
+        (status = 200, description = "The table, open", body = TableStatusView),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_table`", body = ErrorBody),
+        (status = 409, description = "Codes: `table_already_open`", body = ErrorBody),
+        (status = 422, description = "Codes: `note_too_long`", body = ErrorBody),
+    ),
+    security(("token" = ["floor", "admin"]), ("session" = ["floor", "admin"])),
+)]
+pub async fn open_table(
+    state: web::Data<AppState>,
+    path: web::Path<TableId>,
+    identity: Identity,
+    payload: web::Payload,
+) -> Result<HttpResponse, AppError> {
+    identity.require(TABLE_OPENERS)?;
+    let id = path.into_inner();
+    let note = json_body::<TableStatusBody>(payload).await?.note;
+    Ok(ok_json(&with_database(&state, move |db| tables::open_table(db, &identity.actor, id, note)).await?))
 }

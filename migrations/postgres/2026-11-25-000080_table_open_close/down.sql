@@ -1,0 +1,2 @@
+DROP TRIGGER table_status_changes_append_only ON table_status_changes;
+DROP TABLE table_status_changes;

@@ -1,0 +1,3 @@
+DROP TRIGGER table_status_changes_no_delete;
+DROP TRIGGER table_status_changes_no_update;
+DROP TABLE table_status_changes;
