@@ -5,7 +5,8 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::schema::{
-    audit_events, casino_tables, hand_voids, hands, jackpot_hits, jackpot_signoffs, ruleset_versions, users,
+    audit_events, casino_tables, hand_voids, hands, jackpot_hits, jackpot_signoffs, ruleset_versions, sign_in_unlocks,
+    users,
 };
 use super::{now, DbConnection};
 use crate::domain::{HandNumber, HitId, Money, SignoffAction, UserId, VoidReason};
@@ -171,6 +172,74 @@ pub fn ruleset_changes(conn: &mut DbConnection) -> QueryResult<Vec<RulesetChange
             ruleset_versions::jackpot_cents,
             users::username.nullable(),
             ruleset_versions::pair_units,
+        ))
+        .load(conn)
+}
+
+// ---- sign-in lockouts ----
+
+/// When `username` was last unlocked by an admin (`sign_in_unlocks`).
+pub fn latest_unlock(conn: &mut DbConnection, username: &str) -> QueryResult<Option<NaiveDateTime>> {
+    sign_in_unlocks::table
+        .filter(sign_in_unlocks::username.eq(username))
+        .select(diesel::dsl::max(sign_in_unlocks::created_at))
+        .first(conn)
+}
+
+/// Records that an admin unlocked `username`'s sign-in.
+pub fn insert_unlock(conn: &mut DbConnection, username: &str, by: Option<UserId>) -> QueryResult<()> {
+    diesel::insert_into(sign_in_unlocks::table)
+        .values((
+            sign_in_unlocks::username.eq(username),
+            sign_in_unlocks::unlocked_by.eq(by),
+            sign_in_unlocks::created_at.eq(now()),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The sign-in attempts, successful sign-ins and unlocks of every username
+/// since `since`, oldest first: (username, time, what).
+pub fn sign_in_events(
+    conn: &mut DbConnection,
+    since: NaiveDateTime,
+) -> QueryResult<Vec<(String, NaiveDateTime, String)>> {
+    // The partial index of sign-ins, by its own condition written out
+    // (SQLite uses a partial index only for a query that repeats it).
+    let mut rows: Vec<(String, NaiveDateTime, String)> = audit_events::table
+        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("action IN ('login', 'login_attempt', 'login_failed')"))
+        .filter(audit_events::created_at.ge(since))
+        .select((audit_events::username, audit_events::created_at, audit_events::action))
+        .load::<(String, NaiveDateTime, String)>(conn)?
+        .into_iter()
+        .filter(|r| r.2 != "login_failed")
+        .collect();
+    let unlocks: Vec<(String, NaiveDateTime)> = sign_in_unlocks::table
+        .filter(sign_in_unlocks::created_at.ge(since))
+        .select((sign_in_unlocks::username, sign_in_unlocks::created_at))
+        .load(conn)?;
+    rows.extend(unlocks.into_iter().map(|(u, at)| (u, at, "unlock".to_string())));
+    rows.sort_by_key(|r| r.1);
+    Ok(rows)
+}
+
+/// A pool's history in the audit trail (made, changed, seeded), newest
+/// first. The actions are written into the statement so SQLite uses the
+/// partial index of these rows.
+pub fn pool_history(conn: &mut DbConnection, target: &str) -> QueryResult<Vec<EventRow>> {
+    audit_events::table
+        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("action IN ('pool_create', 'pool_edit', 'pool_seed')"))
+        .filter(audit_events::target.eq(target))
+        .order(audit_events::id.desc())
+        .limit(200)
+        .select((
+            audit_events::id,
+            audit_events::created_at,
+            audit_events::username,
+            audit_events::action,
+            audit_events::target,
+            audit_events::detail,
+            audit_events::ip,
         ))
         .load(conn)
 }

@@ -60,6 +60,15 @@ pub fn hit_rows(conn: &mut DbConnection, only: Option<HitId>) -> QueryResult<Vec
     query.limit(500).load(conn)
 }
 
+/// Every hit of a pool, newest first.
+pub fn hits_of_pool(conn: &mut DbConnection, pool: PoolId) -> QueryResult<Vec<HitId>> {
+    jackpot_hits::table
+        .filter(jackpot_hits::pool_id.eq(pool))
+        .order(jackpot_hits::id.desc())
+        .select(jackpot_hits::id)
+        .load(conn)
+}
+
 /// A hit of a hand: (id, pool, kind, loser, winner, amount).
 pub type HandHit = (HitId, PoolId, String, SeatNo, SeatNo, Money);
 

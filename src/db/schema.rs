@@ -223,6 +223,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    sign_in_unlocks (id) {
+        id -> Int8,
+        username -> Text,
+        unlocked_by -> Nullable<Int8>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     table_days (table_id, gaming_day) {
         table_id -> Int8,
         gaming_day -> Text,
@@ -288,6 +297,7 @@ diesel::joinable!(ruleset_versions -> users (created_by));
 diesel::joinable!(seating_totals -> seatings (seating_id));
 diesel::joinable!(seatings -> casino_tables (table_id));
 diesel::joinable!(showdowns -> hands (hand_id));
+diesel::joinable!(sign_in_unlocks -> users (unlocked_by));
 diesel::joinable!(table_days -> casino_tables (table_id));
 diesel::joinable!(table_days -> pools (pool_id));
 diesel::joinable!(table_status_changes -> casino_tables (table_id));
@@ -313,6 +323,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     seating_totals,
     seatings,
     showdowns,
+    sign_in_unlocks,
     table_days,
     table_status_changes,
     users,

@@ -54,6 +54,33 @@ pub fn pools_by_name(conn: &mut DbConnection) -> QueryResult<Vec<PoolRow>> {
     pools::table.order(pools::name.asc()).select(PoolRow::as_select()).load(conn)
 }
 
+/// A pool's name, re-seed amount and shares, changed (audited by the caller).
+pub fn update_pool(
+    conn: &mut DbConnection,
+    id: PoolId,
+    name: &str,
+    seed: Money,
+    shares: (i32, i32, i32),
+) -> QueryResult<()> {
+    diesel::update(pools::table.find(id))
+        .set((
+            pools::name.eq(name),
+            pools::seed_cents.eq(seed),
+            pools::loser_share_pct.eq(shares.0),
+            pools::winner_share_pct.eq(shares.1),
+            pools::others_share_pct.eq(shares.2),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Whether another pool has this name.
+pub fn pool_name_taken(conn: &mut DbConnection, name: &str, other_than: Option<PoolId>) -> QueryResult<bool> {
+    let other = other_than.unwrap_or(PoolId(0));
+    diesel::select(diesel::dsl::exists(pools::table.filter(pools::name.eq(name)).filter(pools::id.ne(other))))
+        .get_result(conn)
+}
+
 /// The names of the tables feeding `pool`.
 pub fn tables_feeding(conn: &mut DbConnection, pool: PoolId) -> QueryResult<Vec<String>> {
     casino_tables::table
@@ -96,6 +123,28 @@ pub fn insert_table(conn: &mut DbConnection, t: &NewTable) -> QueryResult<TableI
         ))
         .returning(casino_tables::id)
         .get_result(conn)
+}
+
+/// A table's settings, changed (audited by the caller).
+pub fn update_table(conn: &mut DbConnection, t: &TableRow) -> QueryResult<()> {
+    diesel::update(casino_tables::table.find(t.id))
+        .set((
+            casino_tables::name.eq(&t.name),
+            casino_tables::pool_id.eq(t.pool_id),
+            casino_tables::seat_count.eq(t.seat_count),
+            casino_tables::time_zone.eq(&t.time_zone),
+            casino_tables::gaming_day_cutoff.eq(&t.gaming_day_cutoff),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Whether another table has this name.
+pub fn table_name_taken(conn: &mut DbConnection, name: &str, other_than: TableId) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        casino_tables::table.filter(casino_tables::name.eq(name)).filter(casino_tables::id.ne(other_than)),
+    ))
+    .get_result(conn)
 }
 
 pub fn table(conn: &mut DbConnection, id: TableId) -> QueryResult<Option<TableRow>> {
@@ -164,6 +213,17 @@ pub fn insert_ruleset(conn: &mut DbConnection, r: &NewRuleset) -> QueryResult<()
         ))
         .execute(conn)
         .map(|_| ())
+}
+
+/// Every ruleset version of a table, newest first, with who made it (username).
+pub fn ruleset_history(conn: &mut DbConnection, table: TableId) -> QueryResult<Vec<(RulesetRow, Option<String>)>> {
+    use super::schema::users;
+    ruleset_versions::table
+        .left_join(users::table.on(users::id.nullable().eq(ruleset_versions::created_by)))
+        .filter(ruleset_versions::table_id.eq(table))
+        .order(ruleset_versions::version.desc())
+        .select((RulesetRow::as_select(), users::username.nullable()))
+        .load(conn)
 }
 
 pub fn current_ruleset(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<RulesetRow>> {

@@ -44,6 +44,31 @@ pub struct Place {
     pub field: Option<String>,
 }
 
+/// A request field in words, for messages people read (the field's own
+/// name stays in `place.field` for programs): `buy_in` → "the buy-in",
+/// `pair_units[1] unit` → "the unit of pair 2".
+pub fn field_words(field: &str) -> String {
+    if let Some(rest) = field.strip_prefix("pair_units[") {
+        if let Some((index, tail)) = rest.split_once(']') {
+            if let Ok(i) = index.parse::<usize>() {
+                let what = if tail.trim().is_empty() { "pair" } else { tail.trim() };
+                return format!("the {what} of pair {}", i + 1);
+            }
+        }
+    }
+    match field {
+        "buy_in" => "the buy-in".to_string(),
+        "rake_per_seat" => "the rake per seat".to_string(),
+        "jackpot_part" => "the jackpot part".to_string(),
+        "seat_count" => "the number of seats".to_string(),
+        "gaming_day_cutoff" => "the gaming day's start".to_string(),
+        "pool_id" => "the pool".to_string(),
+        "rake_drop" => "the rake drop".to_string(),
+        "jackpot_drop" => "the jackpot drop".to_string(),
+        other => format!("the {}", other.replace('_', " ")),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct AppError {

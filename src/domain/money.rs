@@ -69,7 +69,9 @@ impl Money {
     /// most two decimal places, at most [`Money::MAX`]. `field` names it in
     /// the refusal (code `bad_money`).
     pub fn parse(text: &str, field: &str) -> Result<Money, AppError> {
-        let refuse = |why: String| AppError::invalid("bad_money", format!("{field} {why}")).at_field(field);
+        let refuse = |why: String| {
+            AppError::invalid("bad_money", format!("{} {why}", super::error::field_words(field))).at_field(field)
+        };
         let amount = parse_plain_decimal(text).map_err(|e| match e {
             MoneyTextError::TooLong => refuse(format!("{text:?} is larger than {}", Money::MAX)),
             e => refuse(format!("{text:?} {e}")),
@@ -91,7 +93,11 @@ impl Money {
     pub fn parse_positive(text: &str, field: &str) -> Result<Money, AppError> {
         let money = Money::parse(text, field)?;
         if money.is_zero() {
-            return Err(AppError::invalid("bad_money", format!("{field} must be greater than zero")).at_field(field));
+            return Err(AppError::invalid(
+                "bad_money",
+                format!("{} must be more than zero", super::error::field_words(field)),
+            )
+            .at_field(field));
         }
         Ok(money)
     }

@@ -236,6 +236,55 @@ impl OptionKind {
     pub fn from_name(name: &str) -> Option<OptionKind> {
         OptionKind::ALL.into_iter().find(|k| k.name() == name)
     }
+
+    /// The option in words, as a form shows it (docs/rules.md has the rule
+    /// and its source).
+    pub fn label(self) -> &'static str {
+        match self {
+            OptionKind::FantasylandEntry => "Lowest front pair entering fantasyland",
+            OptionKind::ProgressiveFantasyland => "Progressive fantasyland (QQ 14 cards, KK 15, AA 16, trips 17)",
+            OptionKind::DoubleDeck => "Two decks (five of a kind)",
+            OptionKind::ShootTheMoon => "Shooting the moon (a jack-high back collects 20 from every seat)",
+            OptionKind::Tournament => "Tournament rules (penalties, bust-out settlement)",
+            OptionKind::FinalTable => "Final table of five (the button does not play)",
+            OptionKind::RoyaltyTable => "Royalty table",
+            OptionKind::SweepBonus => "Extra units for a sweep of three rows",
+            OptionKind::OverallPoint => "Overall point (the net winner of a pair wins one more unit)",
+            OptionKind::HigherMiddlePayment => "Four of a kind or straight flush in the middle is worth one more",
+            OptionKind::Surrender => "Surrender allowed",
+            OptionKind::PoolSweep => "A sweep also collects 3 from each other seat",
+            OptionKind::NoPictures => "Units for a hand with no picture card (the house's number)",
+            OptionKind::SweepDoubleTriple => "A sweep is paid double, a sweep of every opponent triple",
+            OptionKind::Dragon26 => "The dragon wins 26",
+            OptionKind::SmallCardsToTen => "Small cards are 2 to 10",
+            OptionKind::SweepAllDouble => "A sweep of every opponent is paid double",
+            OptionKind::AceOfSpadesDeals => "A dealer made to deal by the ace of spades is paid 1 by each opponent",
+            OptionKind::WinnerUnits => "Units the one winner collects from each seat (the house's number)",
+        }
+    }
+
+    /// What kind of value the option takes, for a form.
+    pub fn input(self, rules: &Ruleset) -> OptionInput {
+        match self {
+            OptionKind::FantasylandEntry if rules.fantasyland_entry_aa => OptionInput::Choice(&["QQ", "KK", "AA"]),
+            OptionKind::FantasylandEntry => OptionInput::Choice(&["QQ", "KK"]),
+            OptionKind::RoyaltyTable => OptionInput::Choice(&["standard", "front-trips-20"]),
+            OptionKind::SweepBonus => OptionInput::Choice(&["", "1", "3"]),
+            OptionKind::NoPictures | OptionKind::WinnerUnits => OptionInput::Units,
+            _ => OptionInput::Flag,
+        }
+    }
+}
+
+/// The value an option takes, as a form asks for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionInput {
+    /// On or off.
+    Flag,
+    /// One of these names (the empty one: off).
+    Choice(&'static [&'static str]),
+    /// A whole number of units set by the house (empty: off).
+    Units,
 }
 
 /// Ace values for the aces side bet, by number of aces (0..=4).

@@ -96,8 +96,10 @@ pub fn unsuccessful_sign_ins(
     since: NaiveDateTime,
 ) -> Result<(i64, i64), AppError> {
     // A success's own attempt is recorded just before it.
+    // An admin's unlock restarts the count as a success does.
     let last_success = db::audit::latest_event(conn, "login", username)?;
-    let user_since = match last_success {
+    let last_unlock = db::audit::latest_unlock(conn, username)?;
+    let user_since = match last_success.max(last_unlock) {
         Some(t) if t >= since => t + chrono::Duration::microseconds(1),
         _ => since,
     };

@@ -83,6 +83,13 @@ pub fn open_hits_for_seating(conn: &mut DbConnection, seating: SeatingId) -> Res
     Ok(candidates.into_iter().filter(|h| status[h].is_open()).collect())
 }
 
+/// The hits of `pool` still waiting for a decision (pending or approved).
+pub fn open_hits_of_pool(conn: &mut DbConnection, pool: PoolId) -> Result<Vec<HitId>, AppError> {
+    let hits = q::hits_of_pool(conn, pool)?;
+    let status = statuses(conn, &hits)?;
+    Ok(hits.into_iter().filter(|h| status[h].is_open()).collect())
+}
+
 /// The first jackpot hit that locked `pool` after ledger row `row` and still
 /// holds that money (not rejected, and its hand not voided), other than the
 /// hits of hand `except_hand` itself: (hit, hand number). A row of the pool

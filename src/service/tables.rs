@@ -179,7 +179,7 @@ pub fn create_pool(db: &Database, actor: &Actor, req: NewPool) -> Result<PoolVie
     let name = check_name(&req.name, "the pool name", "name")?;
     let shares = req.shares.unwrap_or(SharesView { loser: 50, winner: 25, others: 25 });
     crate::engine::jackpot::Shares::new(shares.loser, shares.winner, shares.others)
-        .map_err(|e| AppError::invalid("bad_shares", format!("shares: {e}")).at_field("shares"))?;
+        .map_err(|e| AppError::invalid("bad_shares", format!("the shares: {e}")).at_field("shares"))?;
     let (seed, actor) = (req.seed, actor.clone());
     let id = db.write(None, move |conn| {
         let pct = |p: u32| i32::try_from(p).unwrap_or(i32::MAX);
@@ -214,6 +214,163 @@ pub fn get_pool(conn: &mut DbConnection, id: PoolId) -> Result<PoolView, AppErro
     })
 }
 
+/// Every pool with its balance and shares, by name.
+pub fn list_pools(conn: &mut DbConnection) -> Result<Vec<PoolView>, AppError> {
+    q::pools_by_name(conn)?.into_iter().map(|p| get_pool(conn, p.id)).collect()
+}
+
+/// A pool's settings as the admin changes them; what is left out stays.
+#[derive(Default)]
+pub struct PoolEdit {
+    pub name: Option<String>,
+    /// What the pool restarts from after a hit locks it (future hits).
+    pub seed: Option<Money>,
+    pub shares: Option<SharesView>,
+}
+
+/// Changes a pool's name, re-seed amount or shares (admin). The shares
+/// cannot change while a hit of the pool waits for its sign-offs (409
+/// `jackpot_hit_waiting`): it was approved on the shares it showed. A hit
+/// already paid keeps what it paid (its ledger rows).
+pub fn edit_pool(db: &Database, actor: &Actor, pool: PoolId, edit: PoolEdit) -> Result<PoolView, AppError> {
+    let name = edit.name.as_deref().map(|n| check_name(n, "the pool's name", "name")).transpose()?;
+    if let Some(s) = edit.shares {
+        crate::engine::jackpot::Shares::new(s.loser, s.winner, s.others)
+            .map_err(|e| AppError::invalid("bad_shares", format!("the shares: {e}")).at_field("shares"))?;
+    }
+    let actor = actor.clone();
+    db.write(None, move |conn| {
+        let row = q::pool(conn, pool)?.ok_or_else(|| AppError::not_found("no_pool", format!("no pool {pool}")))?;
+        let current = get_pool(conn, pool)?;
+        let name = name.unwrap_or(row.name.clone());
+        let seed = edit.seed.unwrap_or(row.seed_cents);
+        let shares = edit.shares.unwrap_or(current.shares);
+        if q::pool_name_taken(conn, &name, Some(pool))? {
+            return Err(AppError::conflict("already_exists", format!("another pool is called {name}")).at_field("name"));
+        }
+        let mut changed = serde_json::Map::new();
+        if name != row.name {
+            changed.insert("name".into(), serde_json::json!({ "from": row.name, "to": name }));
+        }
+        if seed != row.seed_cents {
+            changed.insert("seed".into(), serde_json::json!({ "from": row.seed_cents, "to": seed }));
+        }
+        let (was, now) = (current.shares, shares);
+        if (was.loser, was.winner, was.others) != (now.loser, now.winner, now.others) {
+            if let Some(hit) = super::jackpots::open_hits_of_pool(conn, pool)?.first() {
+                return Err(AppError::conflict(
+                    "jackpot_hit_waiting",
+                    format!(
+                        "jackpot hit {hit} of {} waits for its sign-offs on the shares it shows; change the shares \
+                         after it is paid or rejected",
+                        row.name
+                    ),
+                )
+                .at_field("shares"));
+            }
+            changed.insert("shares".into(), serde_json::json!({ "from": was, "to": now }));
+        }
+        if changed.is_empty() {
+            return Ok(current);
+        }
+        let pct = |p: u32| i32::try_from(p).unwrap_or(i32::MAX);
+        q::update_pool(conn, pool, &name, seed, (pct(shares.loser), pct(shares.winner), pct(shares.others)))?;
+        audit::record(conn, &actor, "pool_edit", &format!("pool {pool}"), changed.into())?;
+        get_pool(conn, pool)
+    })
+}
+
+/// One change of a pool, from the audit trail.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PoolChangeView {
+    pub at: chrono::DateTime<chrono::Utc>,
+    /// Who (username).
+    pub by: String,
+    /// `pool_create`, `pool_edit` or `pool_seed`.
+    pub action: String,
+    /// What changed, in words.
+    pub what: String,
+}
+
+/// A pool's history: made, changed, seeded by hand (newest first, at most
+/// 200). The re-seeds that follow jackpot hits are the hits' own rows.
+pub fn pool_history(conn: &mut DbConnection, pool: PoolId) -> Result<Vec<PoolChangeView>, AppError> {
+    let words = |action: &str, detail: &serde_json::Value| -> String {
+        let text = |v: &serde_json::Value| match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Object(o) if o.contains_key("loser") => {
+                format!("loser {}% · winner {}% · others {}%", o["loser"], o["winner"], o["others"])
+            }
+            other => other.to_string(),
+        };
+        match action {
+            "pool_seed" => format!("seeded {}: {}", text(&detail["amount"]), text(&detail["note"])),
+            "pool_create" => format!("made with a seed of {} ({})", text(&detail["seed"]), text(&detail["shares"])),
+            _ => detail
+                .as_object()
+                .map(|o| {
+                    o.iter()
+                        .filter(|(_, v)| v.get("from").is_some())
+                        .map(|(k, v)| {
+                            format!("{} from {} to {}", k.replace('_', " "), text(&v["from"]), text(&v["to"]))
+                        })
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                })
+                .unwrap_or_default(),
+        }
+    };
+    Ok(crate::db::audit::pool_history(conn, &format!("pool {pool}"))?
+        .into_iter()
+        .map(|e| {
+            let detail: serde_json::Value = serde_json::from_str(&e.detail).unwrap_or_default();
+            PoolChangeView { at: e.at.and_utc(), by: e.username, what: words(&e.action, &detail), action: e.action }
+        })
+        .collect())
+}
+
+/// Adds the house's money to a pool now (a re-seed between hits, or a top-up;
+/// floor or admin): a `pool_seed` ledger row with the note as its reason, and
+/// who did it in the audit trail.
+pub fn seed_pool(
+    db: &Database,
+    actor: &Actor,
+    pool: PoolId,
+    amount: Money,
+    note: String,
+) -> Result<PoolView, AppError> {
+    if amount.is_zero() {
+        return Err(AppError::invalid("bad_money", "the amount must be more than zero").at_field("amount"));
+    }
+    let note = note.trim().to_string();
+    if note.is_empty() {
+        return Err(AppError::invalid("note_required", "say why the pool is seeded (a note)").at_field("note"));
+    }
+    if note.chars().count() > 500 {
+        return Err(AppError::invalid("note_too_long", "the note is at most 500 characters").at_field("note"));
+    }
+    let actor = actor.clone();
+    db.write(None, move |conn| {
+        let name = q::pool(conn, pool)?.ok_or_else(|| AppError::not_found("no_pool", format!("no pool {pool}")))?.name;
+        let balance = ledger::pool_balance(conn, pool)?;
+        if balance.checked_add(amount).is_none_or(|total| total > Money::MAX) {
+            return Err(AppError::invalid(
+                "pool_money_limit",
+                format!("{name} holds {balance}: a seed of {amount} would take it past the limit of {}", Money::MAX),
+            )
+            .at_field("amount"));
+        }
+        ledger::insert(
+            conn,
+            &[NewEntry { pool_id: Some(pool), reason: Some(&note), ..NewEntry::new(EntryKind::PoolSeed, amount) }],
+        )?;
+        super::rollups::add_pool_day(conn, pool, crate::db::now(), PoolDay { seeds: amount, ..Default::default() })?;
+        let detail = serde_json::json!({ "pool": name, "amount": amount, "note": note, "balance_before": balance });
+        audit::record(conn, &actor, "pool_seed", &format!("pool {pool}"), detail)?;
+        get_pool(conn, pool)
+    })
+}
+
 // ---- tables and rulesets ----
 
 /// A ruleset asked for, checked: the preset, options that fit it, amounts
@@ -232,7 +389,8 @@ fn validate_pair_units(req: &[PairUnitInput], seat_count: i32) -> Result<Vec<Pai
     for (i, p) in req.iter().enumerate() {
         let [a, b] = p.seats;
         let field = format!("pair_units[{i}]");
-        let refuse = |why: String| AppError::invalid("bad_pair_units", format!("{field}: {why}")).at_field(&field);
+        let refuse =
+            |why: String| AppError::invalid("bad_pair_units", format!("pair {}: {why}", i + 1)).at_field(&field);
         for seat in [a, b] {
             if !(1..=seat_count).contains(&seat) {
                 return Err(refuse(format!("seat {seat} is not a seat of this table (1 to {seat_count})")));
@@ -246,8 +404,11 @@ fn validate_pair_units(req: &[PairUnitInput], seat_count: i32) -> Result<Vec<Pai
             return Err(refuse(format!("the pair of seats {a} and {b} is given twice")));
         }
         if p.unit.is_zero() {
-            return Err(AppError::invalid("bad_pair_units", format!("{field} unit must be greater than zero"))
-                .at_field(format!("{field} unit")));
+            return Err(AppError::invalid(
+                "bad_pair_units",
+                format!("pair {}: the unit must be more than zero", i + 1),
+            )
+            .at_field(format!("{field} unit")));
         }
         out.push(PairUnit { seats, unit_cents: p.unit });
     }
@@ -257,17 +418,20 @@ fn validate_pair_units(req: &[PairUnitInput], seat_count: i32) -> Result<Vec<Pai
 
 fn validate_ruleset(input: RulesetInput, seat_count: i32) -> Result<ValidRuleset, AppError> {
     let rules = ruleset::preset(&input.preset).ok_or_else(|| {
-        AppError::invalid("unknown_preset", format!("unknown preset {:?}", input.preset)).at_field("preset")
+        AppError::invalid("unknown_preset", format!("{:?} is not a preset", input.preset)).at_field("preset")
     })?;
     let options = TableOptions::from_json(input.options.as_ref().unwrap_or(&serde_json::Value::Null), rules)
-        .map_err(|e| AppError::invalid("bad_options", format!("options: {e}")).at_field("options"))?;
+        .map_err(|e| AppError::invalid("bad_options", format!("the options: {e}")).at_field("options"))?;
     if input.unit.is_zero() {
-        return Err(AppError::invalid("bad_money", "unit must be greater than zero").at_field("unit"));
+        return Err(AppError::invalid("bad_money", "the unit must be more than zero").at_field("unit"));
     }
     if input.jackpot_part > input.rake_per_seat {
         return Err(AppError::invalid(
             "jackpot_above_rake",
-            format!("jackpot_part {} is larger than rake_per_seat {}", input.jackpot_part, input.rake_per_seat),
+            format!(
+                "the jackpot part ({}) is larger than the rake per seat ({}) it is part of",
+                input.jackpot_part, input.rake_per_seat
+            ),
         )
         .at_field("jackpot_part"));
     }
@@ -313,36 +477,38 @@ pub fn create_table(db: &Database, actor: &Actor, req: NewTable) -> Result<Table
     let max_seats = rules.options.max_table_seats(rules.rules) as i32;
     let seat_count = req.seat_count.unwrap_or(if rules.options.final_table { 5 } else { 4 });
     if !(2..=max_seats).contains(&seat_count) {
-        return Err(AppError::invalid("bad_seat_count", format!("seat_count {seat_count} must be 2 to {max_seats}"))
-            .at_field("seat_count"));
-    }
-    if rules.options.final_table && seat_count != 5 {
         return Err(AppError::invalid(
             "bad_seat_count",
-            format!("option final_table is a table of five seats; seat_count is {seat_count}"),
+            format!("{seat_count} seats: this preset seats 2 to {max_seats}"),
         )
         .at_field("seat_count"));
+    }
+    if rules.options.final_table && seat_count != 5 {
+        return Err(AppError::invalid("bad_seat_count", format!("a final table has five seats, not {seat_count}"))
+            .at_field("seat_count"));
     }
     validate_pair_units(&rules.input.pair_units, seat_count)?;
     let time_zone = req.time_zone.unwrap_or_else(|| "UTC".to_string());
     time_zone.parse::<chrono_tz::Tz>().map_err(|_| {
-        AppError::invalid("bad_time_zone", format!("time_zone {time_zone:?} is not an IANA time zone"))
+        AppError::invalid("bad_time_zone", format!("{time_zone:?} is not a time zone (e.g. America/Los_Angeles)"))
             .at_field("time_zone")
     })?;
     let cutoff = req.gaming_day_cutoff.unwrap_or_else(|| "06:00".to_string());
     NaiveTime::parse_from_str(&cutoff, "%H:%M").map_err(|_| {
-        AppError::invalid("bad_cutoff", format!("gaming_day_cutoff {cutoff:?} is not a time HH:MM"))
+        AppError::invalid("bad_cutoff", format!("the gaming day's start {cutoff:?} is not a time of day HH:MM"))
             .at_field("gaming_day_cutoff")
     })?;
     let pool = req.pool;
     if !rules.input.jackpot_part.is_zero() && pool.is_none() {
-        return Err(
-            AppError::invalid("jackpot_without_pool", "jackpot_part needs a pool: give pool_id").at_field("pool_id")
-        );
+        return Err(AppError::invalid(
+            "jackpot_without_pool",
+            "a jackpot part of the rake needs a pool to go to: choose one",
+        )
+        .at_field("pool_id"));
     }
     if let Some(p) = pool {
         if q::pool(&mut *db.conn()?, p)?.is_none() {
-            return Err(AppError::invalid("bad_pool", format!("pool_id {p} is not a pool")).at_field("pool_id"));
+            return Err(AppError::invalid("bad_pool", format!("there is no pool {p}")).at_field("pool_id"));
         }
     }
     let actor = actor.clone();
@@ -372,8 +538,11 @@ pub fn change_ruleset(db: &Database, actor: &Actor, table: TableId, req: Ruleset
     let row = table_row(&mut *db.conn()?, table)?;
     let rules = validate_ruleset(req, row.seat_count)?;
     if !rules.input.jackpot_part.is_zero() && row.pool_id.is_none() {
-        return Err(AppError::invalid("jackpot_without_pool", "jackpot_part needs a pool, and this table feeds none")
-            .at_field("jackpot_part"));
+        return Err(AppError::invalid(
+            "jackpot_without_pool",
+            "a jackpot part of the rake needs a pool, and this table feeds none",
+        )
+        .at_field("jackpot_part"));
     }
     let max_seats = rules.options.max_table_seats(rules.rules) as i32;
     if row.seat_count > max_seats {
@@ -388,7 +557,7 @@ pub fn change_ruleset(db: &Database, actor: &Actor, table: TableId, req: Ruleset
     if rules.options.final_table && row.seat_count != 5 {
         return Err(AppError::invalid(
             "bad_seat_count",
-            format!("option final_table is a table of five seats; this table has {}", row.seat_count),
+            format!("a final table has five seats; this table has {}", row.seat_count),
         )
         .at_field("options"));
     }
@@ -403,6 +572,189 @@ pub fn change_ruleset(db: &Database, actor: &Actor, table: TableId, req: Ruleset
         insert_version(conn, &actor, table, current.row.version + 1, &rules)
     })?;
     get_table(&mut *db.conn()?, table)
+}
+
+/// A table's settings as the admin changes them; what is left out stays.
+#[derive(Default)]
+pub struct TableEdit {
+    pub name: Option<String>,
+    pub seat_count: Option<i32>,
+    pub time_zone: Option<String>,
+    pub gaming_day_cutoff: Option<String>,
+    /// `Some(None)`: the table feeds no pool.
+    pub pool: Option<Option<PoolId>>,
+}
+
+fn check_time_zone(time_zone: &str) -> Result<(), AppError> {
+    time_zone.parse::<chrono_tz::Tz>().map(|_| ()).map_err(|_| {
+        AppError::invalid("bad_time_zone", format!("{time_zone:?} is not a time zone (e.g. America/Los_Angeles)"))
+            .at_field("time_zone")
+    })
+}
+
+fn check_cutoff(cutoff: &str) -> Result<(), AppError> {
+    NaiveTime::parse_from_str(cutoff, "%H:%M").map(|_| ()).map_err(|_| {
+        AppError::invalid("bad_cutoff", format!("the gaming day's start {cutoff:?} is not a time of day HH:MM"))
+            .at_field("gaming_day_cutoff")
+    })
+}
+
+/// Changes a table's settings (admin), between hands. Its name at any time;
+/// its seats as long as every seated player and every per-pair stake keeps
+/// a seat and the preset allows the number; its gaming-day clock and its
+/// pool only before its first hand (afterwards its hands and their rake
+/// would move to other gaming days or pools: 409 `table_has_hands`). Stakes,
+/// rake and options are its ruleset (a new version, `change_ruleset`).
+pub fn edit_table(db: &Database, actor: &Actor, table: TableId, edit: TableEdit) -> Result<TableView, AppError> {
+    let name = edit.name.as_deref().map(|n| check_name(n, "the table's name", "name")).transpose()?;
+    let time_zone = edit.time_zone.map(|t| t.trim().to_string());
+    if let Some(t) = &time_zone {
+        check_time_zone(t)?;
+    }
+    let cutoff = edit.gaming_day_cutoff.map(|c| c.trim().to_string());
+    if let Some(c) = &cutoff {
+        check_cutoff(c)?;
+    }
+    let actor = actor.clone();
+    db.write(Some(table), move |conn| {
+        let before = table_row(conn, table)?;
+        let mut after = before.clone();
+        if let Some(n) = name {
+            if q::table_name_taken(conn, &n, table)? {
+                return Err(
+                    AppError::conflict("already_exists", format!("another table is called {n}")).at_field("name")
+                );
+            }
+            after.name = n;
+        }
+        let open = q::open_hand(conn, table)?;
+        let has_hands = q::last_hand(conn, table)?.is_some();
+        let ruleset = current_ruleset(conn, table)?;
+        if let Some(seats) = edit.seat_count {
+            let max = ruleset.options.max_table_seats(ruleset.rules) as i32;
+            if !(2..=max).contains(&seats) {
+                return Err(AppError::invalid(
+                    "bad_seat_count",
+                    format!("{} with these options seats 2 to {max} players, not {seats}", ruleset.rules.name),
+                )
+                .at_field("seat_count"));
+            }
+            if ruleset.options.final_table && seats != 5 {
+                return Err(AppError::invalid("bad_seat_count", "a final table has five seats").at_field("seat_count"));
+            }
+            if seats != before.seat_count {
+                if let Some(h) = open {
+                    return Err(AppError::conflict(
+                        "hand_in_progress",
+                        format!("hand {} is in progress; change the seats between hands", h.number),
+                    ));
+                }
+                if let Some(s) = q::active_seatings(conn, table)?.iter().find(|s| s.seat.0 > seats) {
+                    return Err(AppError::conflict(
+                        "seat_taken",
+                        format!(
+                            "{} sits in seat {}; cash them out before the table has {seats} seats",
+                            s.player, s.seat
+                        ),
+                    )
+                    .at_field("seat_count"));
+                }
+                if let Some(p) = ruleset.pair_units.iter().find(|p| p.seats[1].0 > seats) {
+                    return Err(AppError::conflict(
+                        "pair_units_seat",
+                        format!(
+                            "seats {} and {} play for their own unit; change the ruleset's per-pair stakes first",
+                            p.seats[0], p.seats[1]
+                        ),
+                    )
+                    .at_field("seat_count"));
+                }
+            }
+            after.seat_count = seats;
+        }
+        let history = |what: &str| {
+            AppError::conflict(
+                "table_has_hands",
+                format!(
+                    "{} has played hands: its {what} cannot change, or its past hands would move; make a new table",
+                    before.name
+                ),
+            )
+        };
+        if let Some(t) = time_zone.filter(|t| *t != before.time_zone) {
+            if has_hands {
+                return Err(history("time zone").at_field("time_zone"));
+            }
+            after.time_zone = t;
+        }
+        if let Some(c) = cutoff.filter(|c| *c != before.gaming_day_cutoff) {
+            if has_hands {
+                return Err(history("gaming day's start").at_field("gaming_day_cutoff"));
+            }
+            after.gaming_day_cutoff = c;
+        }
+        if let Some(pool) = edit.pool.filter(|p| *p != before.pool_id) {
+            if has_hands {
+                return Err(history("jackpot pool").at_field("pool_id"));
+            }
+            match pool {
+                Some(p) => {
+                    if q::pool(conn, p)?.is_none() {
+                        return Err(AppError::invalid("bad_pool", format!("there is no pool {p}")).at_field("pool_id"));
+                    }
+                    ledger::open_pool_share(conn, p, Some(table))?;
+                }
+                None if !ruleset.row.jackpot_cents.is_zero() => {
+                    return Err(AppError::invalid(
+                        "jackpot_without_pool",
+                        "the table's rake has a jackpot part: it needs a pool (set the jackpot part to 0 first)",
+                    )
+                    .at_field("pool_id"));
+                }
+                None => {}
+            }
+            after.pool_id = pool;
+        }
+        let mut changed = serde_json::Map::new();
+        let mut note = |field: &str, from: serde_json::Value, to: serde_json::Value| {
+            if from != to {
+                changed.insert(field.into(), serde_json::json!({ "from": from, "to": to }));
+            }
+        };
+        note("name", before.name.clone().into(), after.name.clone().into());
+        note("seat_count", before.seat_count.into(), after.seat_count.into());
+        note("time_zone", before.time_zone.clone().into(), after.time_zone.clone().into());
+        note("gaming_day_cutoff", before.gaming_day_cutoff.clone().into(), after.gaming_day_cutoff.clone().into());
+        note("pool", serde_json::json!(before.pool_id), serde_json::json!(after.pool_id));
+        if !changed.is_empty() {
+            q::update_table(conn, &after)?;
+            audit::record(conn, &actor, "table_edit", &format!("table {table}"), changed.into())?;
+        }
+        get_table(conn, table)
+    })
+}
+
+/// A ruleset version and who made it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RulesetVersionView {
+    #[serde(flatten)]
+    pub ruleset: RulesetView,
+    /// Username (none: made before sign-in existed, or from the command line).
+    pub created_by: Option<String>,
+}
+
+/// Every ruleset version of a table, newest first.
+pub fn ruleset_history(conn: &mut DbConnection, table: TableId) -> Result<Vec<RulesetVersionView>, AppError> {
+    table_row(conn, table)?;
+    q::ruleset_history(conn, table)?
+        .into_iter()
+        .map(|(row, by)| Ok(RulesetVersionView { ruleset: Ruleset::of(row)?.view(), created_by: by }))
+        .collect()
+}
+
+/// Whether a table has played a hand (its clock and pool are then fixed).
+pub fn has_hands(conn: &mut DbConnection, table: TableId) -> Result<bool, AppError> {
+    Ok(q::last_hand(conn, table)?.is_some())
 }
 
 pub fn table_row(conn: &mut DbConnection, id: TableId) -> Result<q::TableRow, AppError> {
@@ -570,7 +922,7 @@ pub fn seat_player(db: &Database, actor: &Actor, table: TableId, req: SeatPlayer
     let player = check_name(&req.player, "the player name", "player")?;
     let buy_in = req.buy_in;
     if buy_in.is_zero() {
-        return Err(AppError::invalid("bad_money", "buy_in must be greater than zero").at_field("buy_in"));
+        return Err(AppError::invalid("bad_money", "the buy-in must be more than zero").at_field("buy_in"));
     }
     db.write(Some(table), move |conn| {
         refuse_if_closed(conn, table, "seat a player")?;
@@ -612,7 +964,7 @@ pub fn add_on(
     let actor = actor.clone();
     table_row(&mut *db.conn()?, table)?;
     if amount.is_zero() {
-        return Err(AppError::invalid("bad_money", "amount must be greater than zero").at_field("amount"));
+        return Err(AppError::invalid("bad_money", "the amount must be more than zero").at_field("amount"));
     }
     db.write(Some(table), move |conn| {
         if let Some(h) = q::open_hand(conn, table)? {

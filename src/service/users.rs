@@ -23,6 +23,9 @@ pub struct UserView {
     pub active: bool,
     pub tables: Vec<TableId>,
     pub created_at: NaiveDateTime,
+    /// Locked out of signing in by failed attempts until then (UTC); an
+    /// admin can unlock (`POST /api/v1/users/{id}/unlock`).
+    pub locked_out_until: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -55,7 +58,7 @@ pub fn validate_password(password: &str) -> Result<(), AppError> {
     if n < PASSWORD_LENGTH.0 || n > PASSWORD_LENGTH.1 {
         return Err(AppError::invalid(
             "bad_password",
-            format!("password: it must be {} to {} characters long (it has {n})", PASSWORD_LENGTH.0, PASSWORD_LENGTH.1),
+            format!("the password must be {} to {} characters long (it has {n})", PASSWORD_LENGTH.0, PASSWORD_LENGTH.1),
         )
         .at_field("password"));
     }
@@ -71,7 +74,7 @@ pub fn normalize_username(name: &str) -> Result<String, AppError> {
     if !ok {
         return Err(AppError::invalid(
             "bad_username",
-            format!("username {name:?}: use 1 to 64 letters, digits, '.', '_' or '-'"),
+            format!("the username {name:?} cannot be used: use 1 to 64 letters, digits, '.', '_' or '-'"),
         )
         .at_field("username"));
     }
@@ -83,7 +86,7 @@ fn display_name_of(display: Option<&str>, username: &str) -> Result<String, AppE
     if display.chars().count() > 100 || display.chars().any(char::is_control) {
         return Err(AppError::invalid(
             "bad_display_name",
-            "display_name: at most 100 characters, no control characters",
+            "the display name is at most 100 characters, without control characters",
         )
         .at_field("display_name"));
     }
@@ -96,7 +99,10 @@ pub fn parse_roles(names: &[String]) -> Result<Vec<Role>, AppError> {
         let role = Role::parse(name.trim()).ok_or_else(|| {
             AppError::invalid(
                 "bad_role",
-                format!("roles: {name:?} is not a role (dealer, floor, accountant, admin, scanner)"),
+                format!(
+                    "{name:?} is not a role ({})",
+                    Role::ALL.iter().map(|r| r.name()).collect::<Vec<_>>().join(", ")
+                ),
             )
             .at_field("roles")
         })?;
@@ -105,7 +111,7 @@ pub fn parse_roles(names: &[String]) -> Result<Vec<Role>, AppError> {
         }
     }
     if roles.is_empty() {
-        return Err(AppError::invalid("bad_role", "roles: a user needs at least one role").at_field("roles"));
+        return Err(AppError::invalid("bad_role", "a user needs at least one role").at_field("roles"));
     }
     roles.sort();
     Ok(roles)
@@ -160,10 +166,11 @@ fn user_of(row: UserRow, tables: Vec<TableId>) -> User {
     }
 }
 
-fn view_of(conn: &mut DbConnection, row: UserRow) -> Result<UserView, AppError> {
+fn view_of(conn: &mut DbConnection, row: UserRow, locks: &Lockouts) -> Result<UserView, AppError> {
     let created_at = row.created_at;
     let tables = q::tables_of(conn, row.id)?;
     let u = user_of(row, tables);
+    let locked_out_until = locks.until(&u.username).map(|t| t.and_utc());
     Ok(UserView {
         id: u.id,
         username: u.username,
@@ -172,7 +179,45 @@ fn view_of(conn: &mut DbConnection, row: UserRow) -> Result<UserView, AppError> 
         active: u.active,
         tables: u.tables,
         created_at,
+        locked_out_until,
     })
+}
+
+/// Who is locked out of signing in now, and until when: a username with
+/// `SIGN_IN_LIMITS.0` attempts in the last `SIGN_IN_WINDOW_MINUTES` after
+/// its last success or unlock. (The limit per client address is not a
+/// user's lockout: it passes with its window.)
+struct Lockouts(std::collections::HashMap<String, NaiveDateTime>);
+
+impl Lockouts {
+    fn read(conn: &mut DbConnection) -> Result<Lockouts, AppError> {
+        let window = chrono::Duration::minutes(SIGN_IN_WINDOW_MINUTES);
+        let at = now();
+        let mut attempts: std::collections::HashMap<String, Vec<NaiveDateTime>> = Default::default();
+        for (username, time, what) in crate::db::audit::sign_in_events(conn, at - window)? {
+            let list = attempts.entry(username).or_default();
+            if what == "login_attempt" {
+                list.push(time);
+            } else {
+                // A success or an unlock restarts the count.
+                list.clear();
+            }
+        }
+        let limit = SIGN_IN_LIMITS.0 as usize;
+        Ok(Lockouts(
+            attempts
+                .into_iter()
+                .filter(|(_, times)| times.len() >= limit)
+                // Locked until the attempt that reached the limit leaves the window.
+                .map(|(name, times)| (name, times[times.len() - limit] + window))
+                .filter(|(_, until)| *until > at)
+                .collect(),
+        ))
+    }
+
+    fn until(&self, username: &str) -> Option<NaiveDateTime> {
+        self.0.get(username).copied()
+    }
 }
 
 /// An active user by id, with their dealer tables (every signed-in request asks).
@@ -194,17 +239,41 @@ pub fn count_users(conn: &mut DbConnection) -> Result<i64, AppError> {
 }
 
 pub fn list_users(conn: &mut DbConnection) -> Result<Vec<UserView>, AppError> {
-    q::all_users(conn)?.into_iter().map(|r| view_of(conn, r)).collect()
+    let locks = Lockouts::read(conn)?;
+    q::all_users(conn)?.into_iter().map(|r| view_of(conn, r, &locks)).collect()
 }
 
 pub fn get_user(conn: &mut DbConnection, id: UserId) -> Result<UserView, AppError> {
     let row = q::user(conn, id)?.ok_or_else(|| AppError::not_found("no_user", format!("no user {id}")))?;
-    view_of(conn, row)
+    let locks = Lockouts::read(conn)?;
+    view_of(conn, row, &locks)
+}
+
+/// Lets a user locked out by failed sign-ins try again at once (admin): the
+/// count of their failures restarts, as after a successful sign-in. The
+/// limit per client address is left as it is. Refused (409 `not_locked_out`)
+/// when the user is not locked out, so a second admin learns the first was
+/// quicker.
+pub fn unlock_user(db: &Database, actor: &Actor, id: UserId) -> Result<UserView, AppError> {
+    let actor = actor.clone();
+    db.write(None, move |conn| {
+        let user = get_user(conn, id)?;
+        let Some(until) = user.locked_out_until else {
+            return Err(AppError::conflict(
+                "not_locked_out",
+                format!("{} is not locked out of signing in", user.display_name),
+            ));
+        };
+        crate::db::audit::insert_unlock(conn, &user.username, actor.user_id)?;
+        let detail = serde_json::json!({ "locked_out_until": until });
+        audit::record(conn, &actor, "user_unlock", &format!("user {}", user.username), detail)?;
+        get_user(conn, id)
+    })
 }
 
 fn set_tables(conn: &mut DbConnection, user: UserId, tables: &[TableId]) -> Result<(), AppError> {
     if let Some(t) = q::missing_tables(conn, tables)?.first() {
-        return Err(AppError::invalid("bad_table", format!("tables: there is no table {t}")).at_field("tables"));
+        return Err(AppError::invalid("bad_table", format!("there is no table {t}")).at_field("tables"));
     }
     let mut tables = tables.to_vec();
     tables.sort_unstable();
@@ -221,7 +290,7 @@ pub fn create_user(db: &Database, actor: &Actor, req: NewUserRequest, first_admi
     let roles = parse_roles(&req.roles)?;
     validate_password(&req.password)?;
     if first_admin && !roles.contains(&Role::Admin) {
-        return Err(AppError::invalid("first_user_admin", "roles: the first user must be an admin").at_field("roles"));
+        return Err(AppError::invalid("first_user_admin", "the first user must be an admin").at_field("roles"));
     }
     // Slow on purpose; done before the write transaction.
     let hash = hash_password(&req.password)?;
@@ -413,9 +482,7 @@ pub fn create_token(
             None => user.tables.clone(),
             Some(tables) => {
                 if let Some(t) = q::missing_tables(conn, &tables)?.first() {
-                    return Err(
-                        AppError::invalid("bad_table", format!("tables: there is no table {t}")).at_field("tables")
-                    );
+                    return Err(AppError::invalid("bad_table", format!("there is no table {t}")).at_field("tables"));
                 }
                 if !user.roles.contains(&Role::Floor) {
                     if let Some(t) = tables.iter().find(|t| !user.tables.contains(t)) {
@@ -574,13 +641,14 @@ pub fn change_own_password(db: &Database, actor: &Actor, current: &str, new: &st
         actor.user_id.ok_or_else(|| AppError::unauthorized("not_signed_in", "sign in to change your password"))?;
     validate_password(new).map_err(|e| e.at_field("new_password"))?;
     if current == new {
-        return Err(AppError::invalid("same_password", "password: the new password must differ from the current one")
+        return Err(AppError::invalid("same_password", "the new password must differ from the current one")
             .at_field("new_password"));
     }
     let stored = q::password_hash(&mut *db.conn()?, user_id)?.unwrap_or_default();
     if current.len() > 1024 || !verify_password(&stored, current) {
-        return Err(AppError::invalid("wrong_password", "current_password: this is not your current password")
-            .at_field("current_password"));
+        return Err(
+            AppError::invalid("wrong_password", "this is not your current password").at_field("current_password")
+        );
     }
     let hash = hash_password(new)?;
     let actor = actor.clone();

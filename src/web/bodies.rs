@@ -5,7 +5,9 @@
 use serde::Deserialize;
 
 use crate::domain::{AppError, Money, PoolId};
-use crate::service::tables::{NewPool, NewTable, PairUnitInput, RulesetInput, SeatPlayer, SharesView};
+use crate::service::tables::{
+    NewPool, NewTable, PairUnitInput, PoolEdit, RulesetInput, SeatPlayer, SharesView, TableEdit,
+};
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -126,4 +128,79 @@ pub struct TableStatusBody {
     /// Why (at most 500 characters), e.g. "end of the evening session".
     #[serde(default)]
     pub note: String,
+}
+
+/// Changing a pool (admin): any of its name, its re-seed amount, its shares.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PoolEditBody {
+    #[serde(default)]
+    pub name: Option<String>,
+    /// What the pool restarts from after a hit (future hits).
+    #[serde(default)]
+    pub seed: Option<String>,
+    /// How an approved hit is shared, in percent (adding up to 100).
+    #[serde(default)]
+    pub shares: Option<SharesView>,
+}
+
+impl PoolEditBody {
+    pub fn parse(self) -> Result<PoolEdit, AppError> {
+        Ok(PoolEdit {
+            name: self.name,
+            seed: self.seed.as_deref().map(|s| Money::parse(s, "seed")).transpose()?,
+            shares: self.shares,
+        })
+    }
+}
+
+/// Money the house adds to a pool now, and why.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PoolSeedBody {
+    pub amount: String,
+    /// Why (1 to 500 characters), e.g. "re-seed after hit 12".
+    pub note: String,
+}
+
+/// Changing a table (admin): any of these; stakes, rake and options are its
+/// ruleset (`PUT /api/v1/tables/{id}/ruleset`).
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableEditBody {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub seat_count: Option<i32>,
+    /// Before the table's first hand only.
+    #[serde(default)]
+    pub time_zone: Option<String>,
+    /// Before the table's first hand only.
+    #[serde(default)]
+    pub gaming_day_cutoff: Option<String>,
+    /// Before the table's first hand only; `null`: no pool.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i64>)]
+    pub pool_id: Option<Option<PoolId>>,
+}
+
+/// A field that may be given as `null` (`Some(None)`), apart from absent (`None`).
+fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+impl TableEditBody {
+    pub fn parse(self) -> TableEdit {
+        TableEdit {
+            name: self.name,
+            seat_count: self.seat_count,
+            time_zone: self.time_zone,
+            gaming_day_cutoff: self.gaming_day_cutoff,
+            pool: self.pool_id,
+        }
+    }
 }

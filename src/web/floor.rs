@@ -11,7 +11,8 @@ use super::auth::Identity;
 use super::bodies::{NewPoolBody, NewTableBody, RulesetBody};
 use super::extract::{with_database, with_db};
 use super::helpers::{
-    csv_text, elapsed, field, form_again, form_problem, form_token, optional, see_other, shown, utc, CsvFile, Nav,
+    csv_text, elapsed, field, flash, form_again, form_problem, form_token, optional, see_other, shown, utc, CsvFile,
+    FormState, Nav,
 };
 use super::routes::jackpots::REVIEWERS;
 use super::routes::tables::{BOARD_READERS, TABLE_OPENERS};
@@ -257,6 +258,7 @@ pub async fn audit_page(
 #[derive(Template, WebTemplate)]
 #[template(path = "users.html")]
 struct UsersPage {
+    tz: chrono_tz::Tz,
     nav: Nav,
     users: Vec<UserView>,
     tables: Vec<(TableId, String)>,
@@ -264,6 +266,8 @@ struct UsersPage {
     problem: String,
     /// A token just made: shown once.
     new_token: String,
+    /// The new-user form, as typed when it was refused.
+    form: FormState,
 }
 
 impl UsersPage {
@@ -274,6 +278,10 @@ impl UsersPage {
     fn assigned(&self, user: &UserView, table: &TableId) -> bool {
         user.tables.contains(table)
     }
+
+    fn until(&self, at: &chrono::DateTime<chrono::Utc>) -> String {
+        at.with_timezone(&self.tz).format("%H:%M").to_string()
+    }
 }
 
 async fn users_page_for(
@@ -281,22 +289,31 @@ async fn users_page_for(
     identity: &Identity,
     problem: String,
     new_token: String,
+    form: FormState,
 ) -> Result<UsersPage, AppError> {
     identity.require(&[Role::Admin])?;
     let (users, tables) = with_db(state, |c| Ok((users::list_users(c)?, crate::db::tables::table_names(c)?))).await?;
     Ok(UsersPage {
+        tz: state.time_zone,
         nav: Nav::of(identity),
         users,
         tables,
         roles: Role::ALL.iter().map(|r| r.name()).collect(),
         problem,
         new_token,
+        form,
     })
 }
 
 /// `GET /admin/users`.
-pub async fn users_page(state: web::Data<AppState>, identity: Identity) -> Result<impl Responder, AppError> {
-    users_page_for(&state, &identity, String::new(), String::new()).await
+pub async fn users_page(
+    state: web::Data<AppState>,
+    identity: Identity,
+    session: actix_session::Session,
+) -> Result<impl Responder, AppError> {
+    let mut page = users_page_for(&state, &identity, String::new(), String::new(), FormState::new()).await?;
+    page.nav = page.nav.with_notice(&session);
+    Ok(page)
 }
 
 fn roles_from(form: &[(String, String)]) -> Vec<String> {
@@ -307,20 +324,42 @@ fn tables_from(form: &[(String, String)]) -> Vec<TableId> {
     form.iter().filter(|(k, _)| k == "table").filter_map(|(_, v)| v.parse().ok()).map(TableId).collect()
 }
 
+/// A users form's answer: on success back to the page with `done` said
+/// there (or, for a new token, the page showing it once); when refused, the
+/// page again with the problem (and the new-user form as typed).
 async fn users_answer(
     state: &web::Data<AppState>,
     identity: &Identity,
     request: &HttpRequest,
     outcome: Result<String, AppError>,
 ) -> Result<HttpResponse, AppError> {
+    users_answer_with(state, identity, request, outcome, None, None).await
+}
+
+async fn users_answer_with(
+    state: &web::Data<AppState>,
+    identity: &Identity,
+    request: &HttpRequest,
+    outcome: Result<String, AppError>,
+    done: Option<(&actix_session::Session, String)>,
+    sent: Option<&[(String, String)]>,
+) -> Result<HttpResponse, AppError> {
     match outcome {
-        Ok(token) if token.is_empty() => Ok(see_other("/admin/users")),
-        Ok(token) => {
-            Ok(users_page_for(state, identity, String::new(), token).await?.respond_to(request).map_into_boxed_body())
+        Ok(token) if token.is_empty() => {
+            if let Some((session, notice)) = done {
+                flash(session, notice);
+            }
+            Ok(see_other("/admin/users"))
         }
+        Ok(token) => Ok(users_page_for(state, identity, String::new(), token, FormState::new())
+            .await?
+            .respond_to(request)
+            .map_into_boxed_body()),
         Err(e) => {
             let problem = form_problem(e)?;
-            let page = users_page_for(state, identity, problem.message.clone(), String::new()).await?;
+            let form = sent.map(|f| FormState::refused(f, &problem)).unwrap_or_default();
+            let general = if sent.is_some() { String::new() } else { problem.message.clone() };
+            let page = users_page_for(state, identity, general, String::new(), form).await?;
             Ok(form_again(page, request, &problem))
         }
     }
@@ -330,6 +369,7 @@ async fn users_answer(
 pub async fn create_user_post(
     state: web::Data<AppState>,
     identity: Identity,
+    session: actix_session::Session,
     form: web::Form<Vec<(String, String)>>,
     request: HttpRequest,
 ) -> Result<HttpResponse, AppError> {
@@ -343,9 +383,12 @@ pub async fn create_user_post(
         tables: tables_from(&form),
     };
     let actor = identity.actor.clone();
-    let outcome =
-        with_database(&state, move |db| users::create_user(db, &actor, req, false).map(|_| String::new())).await;
-    users_answer(&state, &identity, &request, outcome).await
+    let outcome = with_database(&state, move |db| users::create_user(db, &actor, req, false)).await;
+    let done =
+        outcome.as_ref().map(|u| format!("{} ({}) can sign in now.", u.display_name, u.username)).unwrap_or_default();
+    let sent: Vec<(String, String)> = form.iter().filter(|(k, _)| k != "password").cloned().collect();
+    users_answer_with(&state, &identity, &request, outcome.map(|_| String::new()), Some((&session, done)), Some(&sent))
+        .await
 }
 
 /// `POST /admin/users/{id}` (a form): roles, tables, active, a new password.
@@ -353,6 +396,7 @@ pub async fn update_user_post(
     state: web::Data<AppState>,
     path: web::Path<UserId>,
     identity: Identity,
+    session: actix_session::Session,
     form: web::Form<Vec<(String, String)>>,
     request: HttpRequest,
 ) -> Result<HttpResponse, AppError> {
@@ -368,8 +412,32 @@ pub async fn update_user_post(
         tables: Some(tables_from(&form)),
     };
     let actor = identity.actor.clone();
-    let outcome = with_database(&state, move |db| users::update_user(db, &actor, id, req).map(|_| String::new())).await;
-    users_answer(&state, &identity, &request, outcome).await
+    let outcome = with_database(&state, move |db| users::update_user(db, &actor, id, req)).await;
+    let done = outcome.as_ref().map(|u| format!("{} saved.", u.display_name)).unwrap_or_default();
+    users_answer_with(&state, &identity, &request, outcome.map(|_| String::new()), Some((&session, done)), None).await
+}
+
+/// `POST /admin/users/{id}/unlock` (a form): a user locked out by failed
+/// sign-ins may try again at once.
+pub async fn unlock_user_post(
+    state: web::Data<AppState>,
+    path: web::Path<UserId>,
+    identity: Identity,
+    session: actix_session::Session,
+    form: web::Form<Vec<(String, String)>>,
+    request: HttpRequest,
+) -> Result<HttpResponse, AppError> {
+    identity.check_csrf(form_token(&form))?;
+    identity.require(&[Role::Admin])?;
+    let id = path.into_inner();
+    let actor = identity.actor.clone();
+    match with_database(&state, move |db| users::unlock_user(db, &actor, id)).await {
+        Ok(user) => {
+            flash(&session, format!("{} can sign in again.", user.display_name));
+            Ok(see_other("/admin/users"))
+        }
+        Err(e) => users_answer(&state, &identity, &request, Err(e)).await,
+    }
 }
 
 /// `POST /admin/users/{id}/tokens` (a form): a new API token, shown once.
@@ -409,13 +477,17 @@ struct AdminTablesPage {
     tables: Vec<crate::service::tables::TableView>,
     pools: Vec<PoolBalance>,
     presets: Vec<&'static str>,
-    problem: String,
+    /// The new-table form, as typed when it was refused.
+    table_form: FormState,
+    /// The new-pool form, as typed when it was refused.
+    pool_form: FormState,
 }
 
 async fn admin_tables_for(
     state: &web::Data<AppState>,
     identity: &Identity,
-    problem: String,
+    table_form: FormState,
+    pool_form: FormState,
 ) -> Result<AdminTablesPage, AppError> {
     identity.require(&[Role::Admin])?;
     let (tables, pools) =
@@ -425,26 +497,48 @@ async fn admin_tables_for(
         tables,
         pools,
         presets: crate::engine::PRESETS.iter().map(|p| p.name).collect(),
-        problem,
+        table_form,
+        pool_form,
     })
 }
 
 /// `GET /admin/tables`: tables and pools, with forms to add them (admin).
-pub async fn admin_tables_page(state: web::Data<AppState>, identity: Identity) -> Result<impl Responder, AppError> {
-    admin_tables_for(&state, &identity, String::new()).await
+pub async fn admin_tables_page(
+    state: web::Data<AppState>,
+    identity: Identity,
+    session: actix_session::Session,
+) -> Result<impl Responder, AppError> {
+    let mut page = admin_tables_for(&state, &identity, FormState::new(), FormState::new()).await?;
+    page.nav = page.nav.with_notice(&session);
+    Ok(page)
+}
+
+/// Which of the set-up page's forms was sent.
+enum SetupForm {
+    Table,
+    Pool,
 }
 
 async fn admin_tables_answer(
     state: &web::Data<AppState>,
     identity: &Identity,
+    session: &actix_session::Session,
     request: &HttpRequest,
-    outcome: Result<(), AppError>,
+    sent: (SetupForm, &[(String, String)]),
+    outcome: Result<String, AppError>,
 ) -> Result<HttpResponse, AppError> {
     match outcome {
-        Ok(()) => Ok(see_other("/admin/tables")),
+        Ok(done) => {
+            flash(session, done);
+            Ok(see_other("/admin/tables"))
+        }
         Err(e) => {
             let problem = form_problem(e)?;
-            let page = admin_tables_for(state, identity, problem.message.clone()).await?;
+            let refused = FormState::refused(sent.1, &problem);
+            let page = match sent.0 {
+                SetupForm::Table => admin_tables_for(state, identity, refused, FormState::new()).await?,
+                SetupForm::Pool => admin_tables_for(state, identity, FormState::new(), refused).await?,
+            };
             Ok(form_again(page, request, &problem))
         }
     }
@@ -454,6 +548,7 @@ async fn admin_tables_answer(
 pub async fn create_pool_post(
     state: web::Data<AppState>,
     identity: Identity,
+    session: actix_session::Session,
     form: web::Form<Vec<(String, String)>>,
     request: HttpRequest,
 ) -> Result<HttpResponse, AppError> {
@@ -464,17 +559,22 @@ pub async fn create_pool_post(
     let actor = identity.actor.clone();
     let outcome = match body.parse() {
         Ok(req) => {
-            with_database(&state, move |db| crate::service::tables::create_pool(db, &actor, req).map(|_| ())).await
+            with_database(&state, move |db| {
+                crate::service::tables::create_pool(db, &actor, req)
+                    .map(|p| format!("Pool {} made, seeded {}.", p.name, p.seed))
+            })
+            .await
         }
         Err(e) => Err(e),
     };
-    admin_tables_answer(&state, &identity, &request, outcome).await
+    admin_tables_answer(&state, &identity, &session, &request, (SetupForm::Pool, &form), outcome).await
 }
 
 /// `POST /admin/tables` (a form): a new table.
 pub async fn create_table_post(
     state: web::Data<AppState>,
     identity: Identity,
+    session: actix_session::Session,
     form: web::Form<Vec<(String, String)>>,
     request: HttpRequest,
 ) -> Result<HttpResponse, AppError> {
@@ -508,9 +608,12 @@ pub async fn create_table_post(
     let actor = identity.actor.clone();
     let outcome = match parsed {
         Ok(req) => {
-            with_database(&state, move |db| crate::service::tables::create_table(db, &actor, req).map(|_| ())).await
+            with_database(&state, move |db| {
+                crate::service::tables::create_table(db, &actor, req).map(|t| format!("Table {} made.", t.name))
+            })
+            .await
         }
         Err(e) => Err(e),
     };
-    admin_tables_answer(&state, &identity, &request, outcome).await
+    admin_tables_answer(&state, &identity, &session, &request, (SetupForm::Table, &form), outcome).await
 }

@@ -17,6 +17,8 @@ pub struct Nav {
     pub accountant: bool,
     pub admin: bool,
     pub csrf: String,
+    /// What the last form did, said once on the next page ("Table 3 saved").
+    pub notice: String,
 }
 
 impl Nav {
@@ -29,7 +31,14 @@ impl Nav {
             accountant: user.has(Role::Accountant),
             admin: user.has(Role::Admin),
             csrf: identity.csrf_token(),
+            notice: String::new(),
         }
+    }
+
+    /// The bar with the notice a form left for this page (`flash`), if any.
+    pub fn with_notice(mut self, session: &actix_session::Session) -> Nav {
+        self.notice = take_flash(session);
+        self
     }
 
     /// Nobody signed in (the sign-in and first-admin pages).
@@ -41,7 +50,86 @@ impl Nav {
             accountant: false,
             admin: false,
             csrf,
+            notice: String::new(),
         }
+    }
+}
+
+const FLASH: &str = "flash";
+
+/// Leaves a notice for the next page this session shows (a form that
+/// worked says so there, after its redirect).
+pub fn flash(session: &actix_session::Session, notice: impl Into<String>) {
+    let _ = session.insert(FLASH, notice.into());
+}
+
+/// The notice a form left, once.
+pub fn take_flash(session: &actix_session::Session) -> String {
+    session.remove_as::<String>(FLASH).and_then(Result::ok).unwrap_or_default()
+}
+
+/// A form as it was sent, to show it again when it was refused: every
+/// field as typed, and which field the problem names (its input is marked
+/// and the problem shown beside it). A new form has no values: each input
+/// shows its current value (`value_or`).
+#[derive(Clone, Debug, Default)]
+pub struct FormState {
+    values: Vec<(String, String)>,
+    sent: bool,
+    /// The problem in words (empty when none).
+    pub problem: String,
+    /// The form field the problem names (empty when none, or the whole form).
+    pub problem_field: String,
+}
+
+impl FormState {
+    /// A form not sent yet.
+    pub fn new() -> FormState {
+        FormState::default()
+    }
+
+    /// A form sent and refused for `problem`.
+    pub fn refused(form: &FormFields, problem: &AppError) -> FormState {
+        FormState {
+            values: form.iter().filter(|(k, _)| k != "csrf_token").cloned().collect(),
+            sent: true,
+            problem: problem.message.clone(),
+            problem_field: problem.place.field.clone().unwrap_or_default(),
+        }
+    }
+
+    /// What was typed into `name` (empty for a new form).
+    pub fn value(&self, name: &str) -> &str {
+        self.values.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("")
+    }
+
+    /// What was typed into `name` when the form came back, else `current`.
+    pub fn value_or<'a>(&'a self, name: &str, current: &'a str) -> &'a str {
+        if self.sent {
+            self.value(name)
+        } else {
+            current
+        }
+    }
+
+    /// A checkbox or option: as sent when the form came back, else `current`.
+    pub fn checked(&self, name: &str, value: &str, current: bool) -> bool {
+        if self.sent {
+            self.values.iter().any(|(k, v)| k == name && v == value)
+        } else {
+            current
+        }
+    }
+
+    /// The problem belongs to this field (its input gets `aria-invalid`).
+    pub fn is_at(&self, field: &str) -> bool {
+        !self.problem_field.is_empty() && self.problem_field == field
+    }
+
+    /// The problem belongs to none of `fields` (its fields' names, separated
+    /// by spaces) that show it beside themselves: it is shown above the form.
+    pub fn is_general(&self, fields: &str) -> bool {
+        !self.problem.is_empty() && !fields.split_whitespace().any(|f| self.is_at(f))
     }
 }
 

@@ -3,6 +3,7 @@
 //! helpers, and the one place errors become answers (`error`).
 
 pub mod account;
+pub mod admin;
 pub mod auth;
 pub mod bodies;
 pub mod charts;

@@ -16,10 +16,11 @@ use crate::domain::{AppError, EntryKind, HandNumber, HandStatus, HitStatus, Mone
 use crate::service::{hands, tables};
 
 /// The stylesheets, built into the binary from `static/`.
-const STATIC_FILES: [(&str, &str, &str); 3] = [
+const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("pitboss.css", "text/css; charset=utf-8", include_str!("../../static/pitboss.css")),
     ("print.css", "text/css; charset=utf-8", include_str!("../../static/print.css")),
     ("dealer.js", "text/javascript; charset=utf-8", include_str!("../../static/dealer.js")),
+    ("forms.js", "text/javascript; charset=utf-8", include_str!("../../static/forms.js")),
 ];
 
 /// `GET /static/{file}`.

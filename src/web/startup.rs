@@ -8,7 +8,7 @@ use actix_web::{error::InternalError, middleware, web, App, HttpServer, Response
 use super::observe::Lifecycle;
 use super::routes::{self, hands, health, jackpots, score, tables, users};
 use super::state::{AppState, MAX_BODY_BYTES};
-use super::{account, floor, pages, reports};
+use super::{account, admin, floor, pages, reports};
 use crate::config::Config;
 use crate::db::Database;
 use crate::domain::AppError;
@@ -55,6 +55,19 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(form(floor::create_table_post)),
         )
         .service(web::resource("/admin/pools").route(form(floor::create_pool_post)))
+        .service(
+            web::resource("/admin/tables/{id}").route(web::get().to(admin::table_page)).route(form(admin::table_post)),
+        )
+        .service(
+            web::resource("/admin/pools/{id}").route(web::get().to(admin::pool_page)).route(form(admin::pool_post)),
+        )
+        .service(web::resource("/admin/pools/{id}/seed").route(form(admin::pool_seed_post)))
+        .service(web::resource("/admin/users/{id}/unlock").route(form(floor::unlock_user_post)))
+        .service(
+            web::resource("/tables/{id}/ruleset")
+                .route(web::get().to(admin::ruleset_page))
+                .route(form(admin::ruleset_post)),
+        )
         .service(web::resource("/admin/users/{id}").route(form(floor::update_user_post)))
         .service(web::resource("/admin/users/{id}/tokens").route(form(floor::create_token_post)))
         .service(web::resource("/tables/{id}/hands/{number}/void").route(form(pages::void_post)))
@@ -111,6 +124,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         .route(web::patch().to(users::update_user)),
                 )
                 .service(resource("/users/{id}/tokens").route(web::post().to(users::create_token)))
+                .service(resource("/users/{id}/unlock").route(web::post().to(users::unlock_user)))
                 .service(resource("/tokens/{id}").route(web::delete().to(users::revoke_token)))
                 .service(resource("/jackpots").route(web::get().to(jackpots::list_hits)))
                 .service(resource("/jackpots/{id}").route(web::get().to(jackpots::get_hit)))
@@ -121,14 +135,27 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(resource("/exceptions").route(web::get().to(jackpots::exceptions)))
                 .service(resource("/presets").route(web::get().to(score::list_presets)))
                 .service(resource("/analyse").route(web::post().to(score::analyse)))
-                .service(resource("/pools").route(web::post().to(tables::create_pool)))
-                .service(resource("/pools/{id}").route(web::get().to(tables::get_pool)))
+                .service(
+                    resource("/pools")
+                        .route(web::post().to(tables::create_pool))
+                        .route(web::get().to(tables::list_pools)),
+                )
+                .service(
+                    resource("/pools/{id}")
+                        .route(web::get().to(tables::get_pool))
+                        .route(web::patch().to(tables::edit_pool)),
+                )
+                .service(resource("/pools/{id}/seed").route(web::post().to(tables::seed_pool)))
                 .service(
                     resource("/tables")
                         .route(web::post().to(tables::create_table))
                         .route(web::get().to(tables::list_tables)),
                 )
-                .service(resource("/tables/{id}").route(web::get().to(tables::get_table)))
+                .service(
+                    resource("/tables/{id}")
+                        .route(web::get().to(tables::get_table))
+                        .route(web::patch().to(tables::edit_table)),
+                )
                 .service(resource("/tables/{id}/ruleset").route(web::put().to(tables::change_ruleset)))
                 .service(resource("/tables/{id}/seats").route(web::post().to(tables::seat_player)))
                 .service(resource("/tables/{id}/seats/{seat}/add-on").route(web::post().to(tables::add_on)))

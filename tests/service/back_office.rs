@@ -301,6 +301,11 @@ fn every_form_needs_the_sessions_token_and_this_sites_origin() {
         "/admin/users/1/tokens",
         "/admin/tables",
         "/admin/pools",
+        "/admin/tables/1",
+        "/admin/pools/1",
+        "/admin/pools/1/seed",
+        "/admin/users/1/unlock",
+        "/tables/1/ruleset",
         "/logout",
     ];
     for path in forms {
@@ -394,6 +399,8 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("GET", "/api/v1/tables/1/ledger", "", "dealer1 floor accountant admin"),
     // Floor.
     ("PUT", "/api/v1/tables/1/ruleset", "[]", "floor"),
+    ("GET", "/tables/1/ruleset", "", "floor"),
+    ("POST", "/tables/1/ruleset", "", "floor"),
     ("POST", "/api/v1/tables/1/hands/99/void", "[]", "floor"),
     ("POST", "/tables/1/hands/99/void", "", "floor"),
     ("POST", "/api/v1/jackpots/99/approve", "{}", "people"),
@@ -449,6 +456,18 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("GET", "/admin/tables", "", "admin"),
     ("POST", "/admin/tables", "", "admin"),
     ("POST", "/admin/pools", "", "admin"),
+    ("PATCH", "/api/v1/tables/1", "[]", "admin"),
+    ("PATCH", "/api/v1/pools/1", "[]", "admin"),
+    ("POST", "/api/v1/users/999/unlock", "", "admin"),
+    ("GET", "/admin/tables/1", "", "admin"),
+    ("POST", "/admin/tables/1", "", "admin"),
+    ("POST", "/admin/pools/1", "", "admin"),
+    ("POST", "/admin/users/999/unlock", "", "admin"),
+    // A pool: anyone reads it; the floor and admins seed it.
+    ("GET", "/api/v1/pools", "", "*"),
+    ("POST", "/api/v1/pools/1/seed", "[]", "floor admin"),
+    ("GET", "/admin/pools/1", "", "floor admin"),
+    ("POST", "/admin/pools/1/seed", "", "floor admin"),
     // Signing out: anyone signed in.
     ("POST", "/logout", "", "*"),
 ];

@@ -9,6 +9,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod admin_forms;
 mod back_office;
 mod board;
 mod crash_recovery;

@@ -149,7 +149,7 @@ fn options_are_validated_and_versioned() {
             &json!({"name": "five", "preset": "ofc", "unit": "1", "seat_count": 5}),
             422,
         );
-        assert!(e["error"].as_str().unwrap().contains("seat_count 5"), "{e}");
+        assert!(e["error"].as_str().unwrap().contains("5 seats"), "{e}");
         let list = call(app, "GET", "/api/v1/tables", &Value::Null, 200);
         assert_eq!(list.as_array().unwrap().len(), 1);
 
@@ -444,7 +444,7 @@ fn final_table_of_five() {
             &json!({"name": "six", "preset": "ofc", "unit": "1", "seat_count": 6, "options": {"final_table": true}}),
             422,
         );
-        assert!(e["error"].as_str().unwrap().contains("seat_count 6"), "{e}");
+        assert!(e["error"].as_str().unwrap().contains("6 seats"), "{e}");
         let t = Table::create(app, "final", json!({"preset": "ofc", "unit": "1", "options": {"final_table": true}}));
         let view = call(app, "GET", &t.path(""), &Value::Null, 200);
         assert_eq!(view["seat_count"], json!(5));

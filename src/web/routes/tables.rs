@@ -9,7 +9,10 @@ use super::ok_json;
 use crate::domain::{AppError, PoolId, Role, SeatNo, TableId};
 use crate::service::{board, tables};
 use crate::web::auth::Identity;
-use crate::web::bodies::{AmountBody, NewPoolBody, NewTableBody, RulesetBody, SeatPlayerBody, TableStatusBody};
+use crate::web::bodies::{
+    AmountBody, NewPoolBody, NewTableBody, PoolEditBody, PoolSeedBody, RulesetBody, SeatPlayerBody, TableEditBody,
+    TableStatusBody,
+};
 use crate::web::extract::{json_body, with_database, with_db};
 use crate::web::state::AppState;
 
@@ -56,6 +59,107 @@ pub async fn get_pool(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     Ok(ok_json(&with_db(&state, move |c| tables::get_pool(c, id)).await?))
+}
+
+/// Every pool with its balance and shares (any role).
+#[utoipa::path(
+    get,
+    path = "/api/v1/pools",
+    tag = "tables",
+    responses(
+        (status = 200, description = "Every pool, by name", body = Vec<PoolView>),
+    ),
+    security(("token" = []), ("session" = [])),
+)]
+pub async fn list_pools(state: web::Data<AppState>, _identity: Identity) -> Result<HttpResponse, AppError> {
+    Ok(ok_json(&with_db(&state, tables::list_pools).await?))
+}
+
+/// `PATCH /api/v1/pools/{id}` (admin): the pool's name, re-seed amount or shares.
+#[utoipa::path(
+    patch,
+    path = "/api/v1/pools/{id}",
+    tag = "tables",
+    request_body = PoolEditBody,
+    responses(
+        (status = 200, description = "The pool", body = PoolView),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_pool`", body = ErrorBody),
+        (status = 409, description = "Codes: `already_exists`, `jackpot_hit_waiting`", body = ErrorBody),
+        (status = 422, description = "Codes: `bad_name`, `bad_money`, `bad_shares`", body = ErrorBody),
+    ),
+    security(("token" = ["admin"]), ("session" = ["admin"])),
+)]
+pub async fn edit_pool(
+    state: web::Data<AppState>,
+    path: web::Path<PoolId>,
+    identity: Identity,
+    payload: web::Payload,
+) -> Result<HttpResponse, AppError> {
+    identity.require(&[Role::Admin])?;
+    let id = path.into_inner();
+    let req = json_body::<PoolEditBody>(payload).await?.parse()?;
+    Ok(ok_json(&with_database(&state, move |db| tables::edit_pool(db, &identity.actor, id, req)).await?))
+}
+
+/// Who may add the house's money to a pool.
+pub const POOL_SEEDERS: &[Role] = &[Role::Floor, Role::Admin];
+
+/// `POST /api/v1/pools/{id}/seed` (floor, admin): the house adds money to the
+/// pool now (a `pool_seed` ledger row, with who in the audit trail).
+#[utoipa::path(
+    post,
+    path = "/api/v1/pools/{id}/seed",
+    tag = "tables",
+    request_body = PoolSeedBody,
+    responses(
+        (status = 200, description = "The pool with its new balance", body = PoolView),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_pool`", body = ErrorBody),
+        (status = 422, description = "Codes: `bad_money`, `note_required`, `note_too_long`, `pool_money_limit`", body = ErrorBody),
+    ),
+    security(("token" = ["floor", "admin"]), ("session" = ["floor", "admin"])),
+)]
+pub async fn seed_pool(
+    state: web::Data<AppState>,
+    path: web::Path<PoolId>,
+    identity: Identity,
+    payload: web::Payload,
+) -> Result<HttpResponse, AppError> {
+    identity.require(POOL_SEEDERS)?;
+    let id = path.into_inner();
+    let body = json_body::<PoolSeedBody>(payload).await?;
+    let amount = crate::domain::Money::parse(&body.amount, "amount")?;
+    let note = body.note;
+    Ok(ok_json(&with_database(&state, move |db| tables::seed_pool(db, &identity.actor, id, amount, note)).await?))
+}
+
+/// `PATCH /api/v1/tables/{id}` (admin): name, seats; before the first hand
+/// also its time zone, gaming-day start and pool.
+#[utoipa::path(
+    patch,
+    path = "/api/v1/tables/{id}",
+    tag = "tables",
+    request_body = TableEditBody,
+    responses(
+        (status = 200, description = "The table", body = TableView),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_table`", body = ErrorBody),
+        (status = 409, description = "Codes: `already_exists`, `hand_in_progress`, `seat_taken`, `pair_units_seat`, `table_has_hands`", body = ErrorBody),
+        (status = 422, description = "Codes: `bad_name`, `bad_seat_count`, `bad_time_zone`, `bad_cutoff`, `bad_pool`, `jackpot_without_pool`", body = ErrorBody),
+    ),
+    security(("token" = ["admin"]), ("session" = ["admin"])),
+)]
+pub async fn edit_table(
+    state: web::Data<AppState>,
+    path: web::Path<TableId>,
+    identity: Identity,
+    payload: web::Payload,
+) -> Result<HttpResponse, AppError> {
+    identity.require(&[Role::Admin])?;
+    let id = path.into_inner();
+    let req = json_body::<TableEditBody>(payload).await?.parse();
+    Ok(ok_json(&with_database(&state, move |db| tables::edit_table(db, &identity.actor, id, req)).await?))
 }
 
 /// `POST /api/v1/tables` (admin).

@@ -89,6 +89,30 @@ pub async fn get_user(
     Ok(ok_json(&with_db(&state, move |c| users::get_user(c, id)).await?))
 }
 
+/// `POST /api/v1/users/{id}/unlock` (admin): a user locked out by failed
+/// sign-ins may try again at once.
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/{id}/unlock",
+    tag = "users",
+    responses(
+        (status = 200, description = "The user, no longer locked out", body = UserView),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 404, description = "Codes: `no_user`", body = ErrorBody),
+        (status = 409, description = "Codes: `not_locked_out`", body = ErrorBody),
+    ),
+    security(("token" = ["admin"]), ("session" = ["admin"])),
+)]
+pub async fn unlock_user(
+    state: web::Data<AppState>,
+    path: web::Path<UserId>,
+    identity: Identity,
+) -> Result<HttpResponse, AppError> {
+    identity.require(&[Role::Admin])?;
+    let id = path.into_inner();
+    Ok(ok_json(&with_database(&state, move |db| users::unlock_user(db, &identity.actor, id)).await?))
+}
+
 /// `PATCH /api/v1/users/{id}`: display name, roles, active, password, tables.
 #[utoipa::path(
     patch,
