@@ -7,20 +7,7 @@
 use diesel::RunQueryDsl;
 use serde_json::{json, Value};
 
-use crate::support::{backends, request, spawn_app, Browser, TestApp};
-
-fn expect(app: &TestApp, method: &str, path: &str, body: &Value, status: u16) -> Value {
-    let text = if body.is_null() { String::new() } else { body.to_string() };
-    let (got, answer) = request(app, method, path, &text);
-    assert_eq!(got, status, "{method} {path} {text}\nanswered {got}: {answer}");
-    answer
-}
-
-fn refused(app: &TestApp, method: &str, path: &str, body: &Value, status: u16, code: &str) -> Value {
-    let answer = expect(app, method, path, body, status);
-    assert_eq!(answer["code"], code, "{answer}");
-    answer
-}
+use crate::support::{backends, expect, refused, spawn_app, Browser, TestApp};
 
 fn players(app: &TestApp, query: &str) -> Vec<Value> {
     expect(app, "GET", &format!("/api/v1/players{query}"), &Value::Null, 200).as_array().unwrap().clone()
