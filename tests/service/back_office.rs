@@ -468,6 +468,17 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("POST", "/api/v1/pools/1/seed", "[]", "floor admin"),
     ("GET", "/admin/pools/1", "", "floor admin"),
     ("POST", "/admin/pools/1/seed", "", "floor admin"),
+    // The gaming-day close: the count team counts; the count team and an
+    // accountant sign off in person (`people`: every API token is refused;
+    // the roles are checked in tests/service/gaming_days.rs).
+    ("GET", "/api/v1/gaming-days", "", "count floor accountant admin"),
+    ("GET", "/api/v1/gaming-days/2026-01-01", "", "count floor accountant admin"),
+    ("POST", "/api/v1/gaming-days/2026-01-01/count", "[]", "count"),
+    ("POST", "/api/v1/gaming-days/2026-01-01/close", "{}", "people"),
+    ("GET", "/gaming-days", "", "count floor accountant admin"),
+    ("GET", "/gaming-days/2026-01-01", "", "count floor accountant admin"),
+    ("POST", "/gaming-days/2026-01-01/count", "", "count"),
+    ("POST", "/gaming-days/2026-01-01/close", "", "people"),
     // Signing out: anyone signed in.
     ("POST", "/logout", "", "*"),
 ];
@@ -490,6 +501,7 @@ fn role_matrix(backend: &str) {
         ("floor", app.user("floor", &["floor"], &[])),
         ("accountant", app.user("accountant", &["accountant"], &[])),
         ("admin", app.user("admin", &["admin"], &[])),
+        ("count", app.user("count", &["count"], &[])),
     ];
     let origin = format!("http://{}", app.base);
     for &(method, path, body, allowed) in MATRIX {
