@@ -194,6 +194,8 @@ fn count_and_close(backend: &str) {
     // figures and its rake report rows stay exactly as signed.
     let rake_path = format!("/reports/rake.json?from={today}&to={today}");
     let report_before = expect(&app, "GET", &rake_path, &Value::Null, 200);
+    assert_eq!(report_before["rows"][0]["day_status"], "closed", "{report_before}");
+    assert_eq!(report_before["days"][0]["day_status"], "closed");
     let before = expect(&app, "GET", &path(""), &Value::Null, 200);
     let stacks_before = expect(&app, "GET", "/api/v1/tables/1", &Value::Null, 200)["seats"].clone();
     expect(&app, "POST", "/api/v1/tables/1/hands/2/void", &json!({"reason": "wrong_cards", "note": "late"}), 200);
