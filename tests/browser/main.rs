@@ -1345,8 +1345,13 @@ async fn the_count_team_counts_and_an_accountant_closes_the_gaming_day() {
     assert!(cora.find(Locator::Css("#signoff-accountant")).await.is_err());
     assert!(cora.find(Locator::Css("#count-forms")).await.is_err(), "no counting after the sign-off");
 
-    // Abe, an accountant, closes it.
-    abe.goto(&format!("{base}/gaming-days/{today}")).await.unwrap();
+    // Abe, an accountant, finds the days beside the reports.
+    abe.goto(&format!("{base}/reports")).await.unwrap();
+    abe.find(Locator::Css(".subnav a[href='/gaming-days']")).await.unwrap().click().await.unwrap();
+    eventually("the list of days", || async { path_of(&abe).await == "/gaming-days" }).await;
+    assert!(text_of(&abe, &format!("#day-{today}")).await.contains("counted"));
+    abe.find(Locator::Css(&format!("#day-{today} a"))).await.unwrap().click().await.unwrap();
+    eventually("the day", || async { path_of(&abe).await == format!("/gaming-days/{today}") }).await;
     assert!(abe.find(Locator::Css("#count-forms")).await.is_err(), "accountants do not count");
     abe.find(Locator::Css("#signoff-accountant input[name=note]")).await.unwrap().send_keys("checked").await.unwrap();
     abe.find(Locator::Css("#signoff-accountant button")).await.unwrap().click().await.unwrap();
