@@ -199,6 +199,8 @@ pub struct RakeRow {
     pub rake: Decimal,
     pub house: Decimal,
     pub jackpot: Decimal,
+    /// `open` or `closed` (the gaming day's close: its figures are locked).
+    pub day_status: &'static str,
 }
 
 /// One gaming day, all selected tables (every day of the range, also empty ones).
@@ -209,6 +211,8 @@ pub struct RakeDay {
     pub rake: Decimal,
     pub house: Decimal,
     pub jackpot: Decimal,
+    /// `open` or `closed`.
+    pub day_status: &'static str,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -263,6 +267,8 @@ pub fn rake_report(conn: &mut DbConnection, range: &Range) -> Result<RakeReport,
         });
     }
     let name = |id: i64| tables.iter().find(|t| t.id == id).map(|t| t.name.clone()).unwrap_or_default();
+    let closed = super::gaming_days::closed_days(conn, &text_day(range.from), &text_day(range.to))?;
+    let status = |day: &NaiveDate| if closed.contains(&text_day(*day)) { "closed" } else { "open" };
     let mut totals = RakeCell::default();
     let mut per_day: BTreeMap<NaiveDate, RakeCell> = range.days().map(|d| (d, RakeCell::default())).collect();
     let mut out = Vec::new();
@@ -280,6 +286,7 @@ pub fn rake_report(conn: &mut DbConnection, range: &Range) -> Result<RakeReport,
             rake: from_cents(cell.rake),
             house: from_cents(cell.house),
             jackpot: from_cents(cell.jackpot),
+            day_status: status(day),
         });
     }
     Ok(RakeReport {
@@ -290,6 +297,7 @@ pub fn rake_report(conn: &mut DbConnection, range: &Range) -> Result<RakeReport,
         days: per_day
             .into_iter()
             .map(|(gaming_day, c)| RakeDay {
+                day_status: status(&gaming_day),
                 gaming_day,
                 hands: c.hands,
                 rake: from_cents(c.rake),

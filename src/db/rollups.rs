@@ -398,13 +398,19 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         .select((hands::id, hands::table_id, showdowns::committed_at))
         .load(conn)?;
     let voided: Vec<HandId> = hand_voids::table.select(hand_voids::hand_id).load(conn)?;
+    // Voids of closed days' hands, booked into an open day.
+    let corrected: BTreeMap<HandId, String> =
+        super::gaming_days::all_corrections(conn)?.into_iter().map(|c| (c.hand_id, c.booked_day)).collect();
     let mut table_days: BTreeMap<(TableId, String), TableDayRow> = BTreeMap::new();
     let mut hand_day: BTreeMap<HandId, (TableId, String)> = BTreeMap::new();
     for (hand, table, at) in &committed {
         let d = day(clocks[table].0, *at);
         let row = table_day(&mut table_days, &clocks, *table, &d);
-        if !voided.contains(hand) {
+        if !voided.contains(hand) || corrected.contains_key(hand) {
             row.hands += 1;
+        }
+        if let Some(booked) = corrected.get(hand) {
+            table_day(&mut table_days, &clocks, *table, booked).hands -= 1;
         }
         hand_day.insert(*hand, (*table, d));
     }
@@ -432,6 +438,11 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         };
         // A table's day: by its hand's commit day (rake, house, jackpot).
         if let Some((t, d)) = hand.and_then(|h| hand_day.get(&h)) {
+            // A void's rows of a corrected hand count on the day booked.
+            let d = match hand.and_then(|h| corrected.get(&h)) {
+                Some(booked) if matches!(kind, EntryKind::Reversal | EntryKind::ContributionRefund) => booked,
+                _ => d,
+            };
             let row = table_day(&mut table_days, &clocks, *t, d);
             match counts_as {
                 EntryKind::Rake => row.rake += -*amount,
@@ -443,7 +454,11 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         // What a table put into its pool, by the day written.
         if counts_as == EntryKind::JackpotContribution && pool.is_some() {
             if let Some(t) = table {
-                let d = day(clocks[t].0, *at);
+                // A correction of a closed day: on the open day it was booked on.
+                let d = match hand.and_then(|h| corrected.get(&h)) {
+                    Some(booked) if *kind == EntryKind::Reversal => booked.clone(),
+                    _ => day(clocks[t].0, *at),
+                };
                 table_day(&mut table_days, &clocks, *t, &d).pool_in += *amount;
             }
         }

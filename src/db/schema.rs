@@ -47,9 +47,44 @@ diesel::table! {
 }
 
 diesel::table! {
+    day_corrections (id) {
+        id -> Int8,
+        hand_id -> Int8,
+        table_id -> Int8,
+        closed_day -> Text,
+        booked_day -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     dealer_tables (user_id, table_id) {
         user_id -> Int8,
         table_id -> Int8,
+    }
+}
+
+diesel::table! {
+    drop_counts (id) {
+        id -> Int8,
+        gaming_day -> Text,
+        table_id -> Int8,
+        rake_drop_cents -> Int8,
+        jackpot_drop_cents -> Nullable<Int8>,
+        note -> Text,
+        counted_by -> Int8,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    gaming_day_signoffs (id) {
+        id -> Int8,
+        gaming_day -> Text,
+        action -> Text,
+        user_id -> Int8,
+        note -> Text,
+        created_at -> Timestamp,
     }
 }
 
@@ -283,8 +318,13 @@ diesel::table! {
 diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(audit_events -> users (user_id));
 diesel::joinable!(casino_tables -> pools (pool_id));
+diesel::joinable!(day_corrections -> casino_tables (table_id));
+diesel::joinable!(day_corrections -> hands (hand_id));
 diesel::joinable!(dealer_tables -> casino_tables (table_id));
 diesel::joinable!(dealer_tables -> users (user_id));
+diesel::joinable!(drop_counts -> casino_tables (table_id));
+diesel::joinable!(drop_counts -> users (counted_by));
+diesel::joinable!(gaming_day_signoffs -> users (user_id));
 diesel::joinable!(hand_scans -> hands (hand_id));
 diesel::joinable!(hand_seats -> hands (hand_id));
 diesel::joinable!(hand_seats -> seatings (seating_id));
@@ -321,7 +361,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     app_secrets,
     audit_events,
     casino_tables,
+    day_corrections,
     dealer_tables,
+    drop_counts,
+    gaming_day_signoffs,
     hand_scans,
     hand_seats,
     hand_voids,

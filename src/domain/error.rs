@@ -249,6 +249,11 @@ impl From<diesel::result::Error> for AppError {
                     ),
                 )
             }
+            Error::DatabaseError(_, info) if info.message().contains("books: gaming day closed") => AppError::conflict(
+                "day_closed",
+                "this gaming day is closed: its figures are signed off and stay as they are (a correction goes \
+                     into the open day); nothing was written",
+            ),
             Error::DatabaseError(_, info) if info.message().contains("books: ") => {
                 let message = info.message();
                 let what = &message[message.find("books: ").unwrap_or(0) + 7..];

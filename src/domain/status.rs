@@ -244,6 +244,9 @@ named_enum!(
         /// A card-reading shoe or RFID table: reads cards into the open hands
         /// of its tables (and reads those tables), nothing else.
         Scanner => "scanner",
+        /// The count team: enters what the drop boxes held and signs a
+        /// gaming day's count off (the accountant closes it).
+        Count => "count",
     }
 );
 

@@ -1011,6 +1011,26 @@ pub fn void(
         if hand.row.void.is_some() {
             return Err(AppError::conflict("hand_voided", format!("hand {number} is already voided")));
         }
+        // A hand of a closed gaming day: the correction goes into the open
+        // day (the table's today), naming the closed one.
+        let clock = crate::db::rollups::clock(&hand.row.time_zone, &hand.row.gaming_day_cutoff)?;
+        let hand_day = hand.row.showdown.as_ref().map(|s| crate::db::rollups::day(clock, s.committed_at));
+        let booked_day = match &hand_day {
+            Some(d) => super::gaming_days::booking_day_for_void(
+                conn,
+                hand.row.id,
+                table,
+                d,
+                &crate::db::rollups::day(clock, now()),
+            )?,
+            None => None,
+        };
+        let ledger_reason = match (&booked_day, &hand_day) {
+            (Some(open), Some(closed)) => {
+                format!("{ledger_reason} (correction of closed gaming day {closed}, booked on {open})")
+            }
+            _ => ledger_reason.clone(),
+        };
         // Stacks move only between hands (a hand in progress settles from
         // the stacks it started with); the open hand itself may be voided.
         if let Some(open) = tq::open_hand(conn, table)? {
@@ -1037,6 +1057,7 @@ pub fn void(
             serde_json::json!({
                 "reason": reason, "note": note,
                 "was": if hand.row.showdown.is_some() { "committed" } else { "open" },
+                "correction_of": booked_day.as_ref().and(hand_day.as_ref()),
             }),
         )?;
         let entries = ledger::entries_for_hand(conn, hand.row.id)?;
@@ -1157,15 +1178,14 @@ pub fn void(
                 }
             }
             let pool = hand.row.pool_id;
-            crate::db::rollups::add_table_day(
-                conn,
-                table,
-                &crate::db::rollups::day(clock, stored.committed_at),
-                pool,
-                commit_day,
-            )?;
+            // The hand leaves its commit day, or, that day being closed, the
+            // open day takes the correction.
+            let booked = booked_day.clone().unwrap_or_else(|| crate::db::rollups::day(clock, stored.committed_at));
+            crate::db::rollups::add_table_day(conn, table, &booked, pool, commit_day)?;
             if !void_day.pool_in.is_zero() {
-                crate::db::rollups::add_table_day(conn, table, &crate::db::rollups::day(clock, now()), pool, void_day)?;
+                // Today's (or, for a correction of a closed day, the open day's).
+                let today = booked_day.clone().unwrap_or_else(|| crate::db::rollups::day(clock, now()));
+                crate::db::rollups::add_table_day(conn, table, &today, pool, void_day)?;
             }
             if pool_day != PoolDay::default() {
                 if let Some(p) = pool {

@@ -7,6 +7,7 @@
 
 pub mod audit;
 pub mod board;
+pub mod gaming_days;
 pub mod hands;
 pub mod jackpots;
 pub mod players;

@@ -16,6 +16,8 @@ pub struct Nav {
     pub floor: bool,
     pub accountant: bool,
     pub admin: bool,
+    /// The count team (the gaming days' counts and sign-offs).
+    pub count: bool,
     pub csrf: String,
     /// What the last form did, said once on the next page ("Table 3 saved").
     pub notice: String,
@@ -30,6 +32,7 @@ impl Nav {
             floor: user.has(Role::Floor),
             accountant: user.has(Role::Accountant),
             admin: user.has(Role::Admin),
+            count: user.has(Role::Count),
             csrf: identity.csrf_token(),
             notice: String::new(),
         }
@@ -49,6 +52,7 @@ impl Nav {
             floor: false,
             accountant: false,
             admin: false,
+            count: false,
             csrf,
             notice: String::new(),
         }

@@ -12,6 +12,7 @@ pub mod error;
 pub mod error_page;
 pub mod extract;
 pub mod floor;
+pub mod gaming_days;
 pub mod headers;
 pub mod helpers;
 pub mod observe;

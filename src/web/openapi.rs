@@ -15,7 +15,7 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::openapi::{OpenApi as Document, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
-use super::routes::{hands, health, jackpots, metrics, players, score, tables, users};
+use super::routes::{gaming_days, hands, health, jackpots, metrics, players, score, tables, users};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -75,6 +75,10 @@ use super::routes::{hands, health, jackpots, metrics, players, score, tables, us
         hands::rescore,
         hands::scans,
         hands::add_scan,
+        gaming_days::list_days,
+        gaming_days::get_day,
+        gaming_days::count,
+        gaming_days::close,
         health::healthz,
         health::readyz,
         metrics::metrics,
@@ -87,6 +91,7 @@ use super::routes::{hands, health, jackpots, metrics, players, score, tables, us
         (name = "jackpots", description = "Jackpot hits and their two sign-offs"),
         (name = "players", description = "Players' records, their sessions and results"),
         (name = "users", description = "Users and API tokens"),
+        (name = "gaming days", description = "Drop counts, variances and the gaming-day close"),
         (name = "audit", description = "The audit trail and the exception report"),
         (name = "operations", description = "Liveness, readiness and metrics"),
     )

@@ -227,7 +227,7 @@ pub async fn rake_csv(
     identity.require(READERS)?;
     let (range, report) = load(&state, &req, reports::rake_report).await?;
     let mut csv = CsvFile::new();
-    csv.row(["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot"])?;
+    csv.row(["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot", "day_status"])?;
     for r in &report.rows {
         csv.row([
             r.gaming_day.to_string(),
@@ -237,6 +237,7 @@ pub async fn rake_csv(
             money(r.rake),
             money(r.house),
             money(r.jackpot),
+            r.day_status.to_string(),
         ])?;
     }
     let t = &report.totals;
@@ -248,6 +249,7 @@ pub async fn rake_csv(
         money(t.rake),
         money(t.house),
         money(t.jackpot),
+        String::new(),
     ])?;
     csv.finish(&csv_name("rake", &range))
 }

@@ -6,9 +6,9 @@ use actix_web::dev::Server;
 use actix_web::{error::InternalError, middleware, web, App, HttpServer, ResponseError};
 
 use super::observe::Lifecycle;
-use super::routes::{self, hands, health, jackpots, players, score, tables, users};
+use super::routes::{self, gaming_days, hands, health, jackpots, players, score, tables, users};
 use super::state::{AppState, MAX_BODY_BYTES};
-use super::{account, admin, floor, pages, players as player_pages, reports};
+use super::{account, admin, floor, gaming_days as day_pages, pages, players as player_pages, reports};
 use crate::config::Config;
 use crate::db::Database;
 use crate::domain::AppError;
@@ -43,6 +43,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/floor/board", web::get().to(floor::board_page))
         .service(web::resource("/floor/tables/{id}/{action}").route(form(floor::table_status_post)))
         .service(web::resource("/floor/jackpots/{id}/{decision}").route(form(floor::decide_post)))
+        .route("/gaming-days", web::get().to(day_pages::days_page))
+        .route("/gaming-days/{date}", web::get().to(day_pages::day_page))
+        .service(web::resource("/gaming-days/{date}/count").route(form(day_pages::count_post)))
+        .service(web::resource("/gaming-days/{date}/close").route(form(day_pages::close_post)))
         .route("/exceptions", web::get().to(floor::exceptions_page))
         .route("/exceptions.csv", web::get().to(floor::exceptions_csv))
         .route("/audit", web::get().to(floor::audit_page))
@@ -176,6 +180,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(resource("/tables/{id}/close").route(web::post().to(tables::close_table)))
                 .service(resource("/tables/{id}/open").route(web::post().to(tables::open_table)))
                 .service(resource("/board").route(web::get().to(tables::board)))
+                .service(resource("/gaming-days").route(web::get().to(gaming_days::list_days)))
+                .service(resource("/gaming-days/{date}").route(web::get().to(gaming_days::get_day)))
+                .service(resource("/gaming-days/{date}/count").route(web::post().to(gaming_days::count)))
+                .service(resource("/gaming-days/{date}/close").route(web::post().to(gaming_days::close)))
                 .service(resource("/tables/{id}/hands").route(web::post().to(hands::start_hand)))
                 .service(resource("/tables/{id}/hands/{number}").route(web::get().to(hands::get_hand)))
                 .service(resource("/tables/{id}/hands/{number}/preview").route(web::post().to(hands::preview)))

@@ -1345,4 +1345,110 @@ async fn the_back_office_forms_and_players_pages_fit_a_laptop_and_a_tablet() {
     assert_eq!(kept, serde_json::json!("25"));
     screenshot(&client, "admin-pool-seed-refused-1024x768").await;
     client.close().await.unwrap();
+/// A four-seat hand with no jackpot trigger, as the API takes it.
+const PLAIN_HAND: &str = r#"{"seats":[
+ {"seat":1,"front":"Ah Ad 2c","middle":"Kh Kd Kc 3c 4d","back":"5s 6s 7s 8s 9s"},
+ {"seat":2,"front":"Qs Qh 3d","middle":"Ts Th Td 5d 6d","back":"7h 8h 9h Jh 2h"},
+ {"seat":3,"front":"Js Jd 4c","middle":"9d 9c 5c 5h 6c","back":"Ac Qc Tc 8c 7c"},
+ {"seat":4,"front":"As Ks Qd","middle":"4s 4h 8d Jc 6h","back":"2s 2d 3s 3h 7d"}]}"#;
+
+#[actix_web::test]
+async fn the_count_team_counts_and_an_accountant_closes_the_gaming_day() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let app = spawn_app("sqlite");
+    set_up(&app);
+    // Two hands at Table 7: four seats at 0.50 each, 0.10 of it to the pool:
+    // rake 4.00, of which 0.80 the jackpot part.
+    for n in 1..=2 {
+        assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+        assert_eq!(request(&app, "POST", &format!("/api/v1/tables/1/hands/{n}/commit"), PLAIN_HAND).0, 201);
+    }
+    let (_, days) = request(&app, "GET", "/api/v1/gaming-days", "");
+    let today = days["today"].as_str().unwrap().to_string();
+    app.user("cora", &["count"], &[]);
+    app.user("abe", &["accountant"], &[]);
+    let base = format!("http://{}", app.base);
+    let (profile_a, profile_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let cora = browser(port, profile_a.path()).await;
+    let abe = browser(port, profile_b.path()).await;
+    sign_in(&cora, &base, "cora").await;
+    sign_in(&abe, &base, "abe").await;
+
+    // Cora finds the day from the bar and counts Table 7's boxes: 3.10 in
+    // the rake box (3.20 expected: 0.10 short) and 0.80 in the jackpot box.
+    cora.find(Locator::Css(".bar a[href='/gaming-days']")).await.unwrap().click().await.unwrap();
+    eventually("the list of days", || async { path_of(&cora).await == "/gaming-days" }).await;
+    assert!(text_of(&cora, &format!("#day-{today}")).await.contains("1 table to count"));
+    for (width, height) in [(1366, 768), (1024, 768)] {
+        viewport(&cora, width, height).await;
+        screenshot(&cora, &format!("gaming-days-{width}x{height}")).await;
+        let wide = js(&cora, "return document.documentElement.scrollWidth <= innerWidth").await;
+        assert_eq!(wide, serde_json::json!(true), "the list of days is wider than {width} px");
+    }
+    cora.find(Locator::Css(&format!("#day-{today} a"))).await.unwrap().click().await.unwrap();
+    eventually("the day", || async { path_of(&cora).await == format!("/gaming-days/{today}") }).await;
+    // A typing slip first: refused beside the form, what was typed kept.
+    let form = cora.find(Locator::Css("#count-1")).await.unwrap();
+    form.find(Locator::Css("input[name=rake_drop]")).await.unwrap().send_keys("3,10").await.unwrap();
+    form.find(Locator::Css("input[name=jackpot_drop]")).await.unwrap().send_keys("0.80").await.unwrap();
+    form.find(Locator::Css("button")).await.unwrap().click().await.unwrap();
+    eventually("the refusal", || async { text_of(&cora, "#count-1 .field-problem").await.contains("rake drop") }).await;
+    let jackpot = cora.find(Locator::Css("#count-1 input[name=jackpot_drop]")).await.unwrap();
+    assert_eq!(jackpot.prop("value").await.unwrap().as_deref(), Some("0.80"));
+    let rake = cora.find(Locator::Css("#count-1 input[name=rake_drop]")).await.unwrap();
+    rake.clear().await.unwrap();
+    rake.send_keys("3.10").await.unwrap();
+    cora.find(Locator::Css("#count-1 button")).await.unwrap().click().await.unwrap();
+    eventually("the count saved", || async { text_of(&cora, "#notice").await.contains("Count of Table 7 saved") })
+        .await;
+    let row = text_of(&cora, "#table-1").await;
+    assert!(row.contains("4.00") && row.contains("3.20") && row.contains("3.10") && row.contains("-0.10"), "{row}");
+    assert!(row.contains("cora"), "{row}");
+    for (width, height) in [(1366, 768), (1024, 768)] {
+        viewport(&cora, width, height).await;
+        screenshot(&cora, &format!("gaming-day-counted-{width}x{height}")).await;
+        let wide = js(&cora, "return document.documentElement.scrollWidth <= innerWidth").await;
+        assert_eq!(wide, serde_json::json!(true), "the day is wider than {width} px");
+    }
+    // Cora signs the count off; she cannot close the day.
+    cora.find(Locator::Css("#signoff-count button")).await.unwrap().click().await.unwrap();
+    eventually("the count signed off", || async { text_of(&cora, "#day-status").await == "counted" }).await;
+    assert!(text_of(&cora, "#signed-count").await.contains("cora"));
+    assert!(cora.find(Locator::Css("#signoff-accountant")).await.is_err());
+    assert!(cora.find(Locator::Css("#count-forms")).await.is_err(), "no counting after the sign-off");
+
+    // Abe, an accountant, finds the days beside the reports.
+    abe.goto(&format!("{base}/reports")).await.unwrap();
+    abe.find(Locator::Css(".subnav a[href='/gaming-days']")).await.unwrap().click().await.unwrap();
+    eventually("the list of days", || async { path_of(&abe).await == "/gaming-days" }).await;
+    assert!(text_of(&abe, &format!("#day-{today}")).await.contains("counted"));
+    abe.find(Locator::Css(&format!("#day-{today} a"))).await.unwrap().click().await.unwrap();
+    eventually("the day", || async { path_of(&abe).await == format!("/gaming-days/{today}") }).await;
+    assert!(abe.find(Locator::Css("#count-forms")).await.is_err(), "accountants do not count");
+    abe.find(Locator::Css("#signoff-accountant input[name=note]")).await.unwrap().send_keys("checked").await.unwrap();
+    abe.find(Locator::Css("#signoff-accountant button")).await.unwrap().click().await.unwrap();
+    eventually("the day closed", || async { text_of(&abe, "#day-status").await == "closed" }).await;
+    assert!(text_of(&abe, "#notice").await.contains("is closed"));
+    assert!(text_of(&abe, "#signed-accountant").await.contains("abe"));
+    for (width, height) in [(1366, 768), (1024, 768)] {
+        viewport(&abe, width, height).await;
+        screenshot(&abe, &format!("gaming-day-closed-{width}x{height}")).await;
+        let wide = js(&abe, "return document.documentElement.scrollWidth <= innerWidth").await;
+        assert_eq!(wide, serde_json::json!(true), "the closed day is wider than {width} px");
+    }
+    // The end-of-day report on paper: no forms, the signature lines.
+    viewport(&abe, 703, 1032).await;
+    js(&abe, "const l = document.createElement('link'); l.rel = 'stylesheet'; l.href = '/static/print.css'; document.head.append(l); return true").await;
+    eventually("the print stylesheet", || async {
+        js(&abe, "return getComputedStyle(document.querySelector('#signoff-forms')).display").await
+            == serde_json::json!("none")
+    })
+    .await;
+    assert!(text_of(&abe, ".signatures").await.contains("Accountant (name and signature)"));
+    screenshot(&abe, "gaming-day-print-a4").await;
+    let (_, day) = request(&app, "GET", &format!("/api/v1/gaming-days/{today}"), "");
+    assert_eq!(day["status"], "closed");
+    assert_eq!(day["tables"][0]["rake_variance"], "-0.10");
+    cora.close().await.unwrap();
+    abe.close().await.unwrap();
 }

@@ -469,6 +469,17 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("GET", "/players", "", "dealer1 dealer2 floor accountant admin"),
     ("GET", "/players/1", "", "dealer1 dealer2 floor accountant admin"),
     ("POST", "/players", "", "dealer1 dealer2 floor admin"),
+    // The gaming-day close: the count team counts; the count team and an
+    // accountant sign off in person (`people`: every API token is refused;
+    // the roles are checked in tests/service/gaming_days.rs).
+    ("GET", "/api/v1/gaming-days", "", "count floor accountant admin"),
+    ("GET", "/api/v1/gaming-days/2026-01-01", "", "count floor accountant admin"),
+    ("POST", "/api/v1/gaming-days/2026-01-01/count", "[]", "count"),
+    ("POST", "/api/v1/gaming-days/2026-01-01/close", "{}", "people"),
+    ("GET", "/gaming-days", "", "count floor accountant admin"),
+    ("GET", "/gaming-days/2026-01-01", "", "count floor accountant admin"),
+    ("POST", "/gaming-days/2026-01-01/count", "", "count"),
+    ("POST", "/gaming-days/2026-01-01/close", "", "people"),
     // Signing out: anyone signed in.
     ("POST", "/logout", "", "*"),
 ];
@@ -491,6 +502,7 @@ fn role_matrix(backend: &str) {
         ("floor", app.user("floor", &["floor"], &[])),
         ("accountant", app.user("accountant", &["accountant"], &[])),
         ("admin", app.user("admin", &["admin"], &[])),
+        ("count", app.user("count", &["count"], &[])),
     ];
     let origin = format!("http://{}", app.base);
     for &(method, path, body, allowed) in MATRIX {

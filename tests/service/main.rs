@@ -13,6 +13,7 @@ mod admin_forms;
 mod back_office;
 mod board;
 mod crash_recovery;
+mod gaming_days;
 mod hostile_http;
 mod model;
 mod ofc_table;

@@ -348,14 +348,16 @@ fn reports(backend: &str) {
     let mut reader = csv::ReaderBuilder::new().from_reader(body.as_bytes());
     assert_eq!(
         reader.headers().unwrap().iter().collect::<Vec<_>>(),
-        ["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot"]
+        ["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot", "day_status"]
     );
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(records.len(), rows.len() + 1, "a row per JSON row and a totals row");
     for (rec, r) in records.iter().zip(rows) {
-        let fields = ["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot"].map(|k| match &r[k] {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
+        let fields = ["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot", "day_status"].map(|k| {
+            match &r[k] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }
         });
         assert_eq!(rec.iter().collect::<Vec<_>>(), fields, "CSV row equals the JSON row");
     }

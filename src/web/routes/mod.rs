@@ -1,6 +1,7 @@
 //! The JSON API's handlers: parse at the edge, call the service (on the
 //! blocking pool), answer JSON. Errors become answers in `web::error` only.
 
+pub mod gaming_days;
 pub mod hands;
 pub mod health;
 pub mod jackpots;
