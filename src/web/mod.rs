@@ -14,6 +14,7 @@ pub mod extract;
 pub mod floor;
 pub mod headers;
 pub mod helpers;
+pub mod live;
 pub mod observe;
 pub mod openapi;
 pub mod pages;

@@ -62,6 +62,7 @@ use super::routes::{hands, health, jackpots, metrics, score, tables, users};
         tables::cash_out,
         tables::table_ledger,
         tables::board,
+        tables::board_events,
         tables::close_table,
         tables::open_table,
         hands::start_hand,

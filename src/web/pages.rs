@@ -21,6 +21,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("print.css", "text/css; charset=utf-8", include_str!("../../static/print.css")),
     ("dealer.js", "text/javascript; charset=utf-8", include_str!("../../static/dealer.js")),
     ("forms.js", "text/javascript; charset=utf-8", include_str!("../../static/forms.js")),
+    ("board.js", "text/javascript; charset=utf-8", include_str!("../../static/board.js")),
 ];
 
 /// `GET /static/{file}`.
@@ -72,6 +73,8 @@ struct TablePage {
     table: tables::TableView,
     seats: Vec<SeatBox>,
     last_committed: Option<HandNumber>,
+    /// The floor closed the table: no hand starts, nobody sits.
+    closed: bool,
     problem: String,
     /// The seat the problem belongs to (shown in that seat's box).
     problem_seat: Option<SeatNo>,
@@ -222,11 +225,12 @@ async fn table_view(
     problem: String,
     problem_seat: Option<SeatNo>,
 ) -> Result<TablePage, AppError> {
-    let (table, open, last_committed) = with_db(state, move |c| {
+    let (table, open, last_committed, closed) = with_db(state, move |c| {
         let table = tables::get_table(c, id)?;
         let open = table.open_hand.map(|n| hands::get_hand(c, id, n)).transpose()?;
         let last_committed = hands::last_committed(c, id)?;
-        Ok((table, open, last_committed))
+        let closed = tables::table_status(c, id)? == crate::domain::TableStatus::Closed;
+        Ok((table, open, last_committed, closed))
     })
     .await?;
     let seats = (1..=table.seat_count)
@@ -251,6 +255,7 @@ async fn table_view(
         table,
         seats,
         last_committed,
+        closed,
         problem,
         problem_seat,
     })

@@ -164,6 +164,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(resource("/tables/{id}/close").route(web::post().to(tables::close_table)))
                 .service(resource("/tables/{id}/open").route(web::post().to(tables::open_table)))
                 .service(resource("/board").route(web::get().to(tables::board)))
+                .service(resource("/board/events").route(web::get().to(tables::board_events)))
                 .service(resource("/tables/{id}/hands").route(web::post().to(hands::start_hand)))
                 .service(resource("/tables/{id}/hands/{number}").route(web::get().to(hands::get_hand)))
                 .service(resource("/tables/{id}/hands/{number}/preview").route(web::post().to(hands::preview)))
@@ -374,6 +375,7 @@ pub fn start(listener: TcpListener, db: Database, config: &Config) -> std::io::R
     let trust_proxy = config.trust_proxy;
     let state = web::Data::new(AppState { db, time_zone, trust_proxy });
     let lifecycle = web::Data::new(Lifecycle::default());
+    let board_hub = web::Data::new(super::live::BoardHub::new(state.db.clone(), config.board_streams as usize));
     let headers = web::Data::new(super::headers::SecurityHeaders { hsts: secure });
     let metrics_access = web::Data::new(routes::metrics::MetricsAccess { token: config.metrics_token.clone() });
     // Behind a trusted proxy its request id is kept; otherwise each request
@@ -396,6 +398,7 @@ pub fn start(listener: TcpListener, db: Database, config: &Config) -> std::io::R
             .wrap(RequestIdentifier::with_uuid().use_incoming_id(incoming_id))
             .app_data(state.clone())
             .app_data(app_lifecycle.clone())
+            .app_data(board_hub.clone())
             .app_data(headers.clone())
             .app_data(metrics_access.clone())
             .configure(configure)

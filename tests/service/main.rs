@@ -14,6 +14,7 @@ mod back_office;
 mod board;
 mod crash_recovery;
 mod hostile_http;
+mod live_board;
 mod model;
 mod ofc_table;
 mod ops;
