@@ -393,3 +393,32 @@ fn limits_and_shutdown(backend: &str) {
     }
     assert!(stopping.elapsed() < Duration::from_secs(8), "stopped after {:?}", stopping.elapsed());
 }
+
+/// The poller's view of the audit trail: an id that commits after a later
+/// one (several servers on PostgreSQL) is still seen; one that never comes
+/// (a rolled-back transaction) is given up after `AUDIT_GAP_WAIT`; signing
+/// in is no board change.
+#[test]
+fn the_audit_watch_sees_late_ids_and_ignores_sign_ins() {
+    use pitboss::service::board::{AuditWatch, AUDIT_GAP_WAIT};
+    let row = |id: i64, action: &str| (id, action.to_string());
+    let t0 = Instant::now();
+    let mut watch = AuditWatch::from(10);
+    assert_eq!((watch.newest(), watch.missing()), (10, vec![]));
+    assert!(!watch.take(&[row(11, "login"), row(12, "login_attempt")], t0), "sign-ins only");
+    assert_eq!(watch.newest(), 12);
+    // 14 and 16 committed; 13 and 15 not yet.
+    assert!(watch.take(&[row(14, "hand_commit"), row(16, "logout")], t0));
+    assert_eq!((watch.newest(), watch.missing()), (16, vec![13, 15]));
+    // 13 comes late: a change, seen although below the newest.
+    assert!(watch.take(&[row(13, "hand_void")], t0 + Duration::from_secs(1)));
+    assert_eq!(watch.missing(), vec![15]);
+    // An id seen twice is no new change.
+    assert!(!watch.take(&[row(14, "hand_commit")], t0 + Duration::from_secs(2)));
+    // 15 never comes: waited for, then given up.
+    assert!(!watch.take(&[], t0 + AUDIT_GAP_WAIT - Duration::from_secs(1)));
+    assert_eq!(watch.missing(), vec![15]);
+    assert!(!watch.take(&[], t0 + AUDIT_GAP_WAIT));
+    assert_eq!((watch.newest(), watch.missing()), (16, vec![]));
+    assert!(watch.take(&[row(17, "jackpot_approve")], t0 + AUDIT_GAP_WAIT));
+}
