@@ -660,10 +660,7 @@ async fn the_pit_board_shows_every_table_and_the_floor_closes_one_by_its_form() 
     let (status, answer) = request(&app, "POST", "/api/v1/tables/1/hands/2/commit", &showdown.to_string());
     assert_eq!(status, 201, "{answer}");
     let committed = Instant::now();
-    eventually("hand 2 committed on the board", || async {
-        text_of(&client, "#table-1 .hand").await == "none"
-    })
-    .await;
+    eventually("hand 2 committed on the board", || async { text_of(&client, "#table-1 .hand").await == "none" }).await;
     let took = committed.elapsed();
     assert!(took < Duration::from_secs(5), "the commit reached the board after {took:?}");
     assert_eq!(text_of(&client, "#table-1 .cannot-close").await, "Cannot close now: 4 players seated: cash out first.");
@@ -675,10 +672,8 @@ async fn the_pit_board_shows_every_table_and_the_floor_closes_one_by_its_form() 
     })
     .await;
     assert_eq!(request(&app, "POST", "/api/v1/tables/2/open", "{}").0, 200);
-    eventually("table 9 opened on the board", || async {
-        text_of(&client, "#table-2 .badge").await.contains("open")
-    })
-    .await;
+    eventually("table 9 opened on the board", || async { text_of(&client, "#table-2 .badge").await.contains("open") })
+        .await;
     assert!(client.find(Locator::Css("#table-2 button.close")).await.is_ok(), "its close form back");
     assert_eq!(js(&client, "return window.notReloaded === true").await, serde_json::json!(true), "no reload");
     let kept = js(&client, "return document.querySelector('#table-3 input[name=note]').value").await;

@@ -229,9 +229,8 @@ fn live_changes(backend: &str) {
 
     // Committed: the hand done, the bad beat's hit waiting.
     expect(&app, "POST", "/api/v1/tables/1/hands/1/commit", BAD_BEAT, 201);
-    let committed = stream.until("hand 1 committed", |e| {
-        e.table(1)["open_hand"].is_null() && e.table(1)["pending_hits"] == json!([1])
-    });
+    let committed = stream
+        .until("hand 1 committed", |e| e.table(1)["open_hand"].is_null() && e.table(1)["pending_hits"] == json!([1]));
     assert_eq!(committed.table(1)["last_hand"], 1);
     assert!(committed.table(1)["last_commit_at"].is_string());
     assert!(committed.id > event.id);
