@@ -18,6 +18,7 @@ pub mod live;
 pub mod observe;
 pub mod openapi;
 pub mod pages;
+pub mod players;
 pub mod reports;
 pub mod routes;
 pub mod startup;

@@ -10,10 +10,12 @@ use super::auth::Identity;
 use super::bodies::{AmountBody, SeatPlayerBody};
 use super::dealer;
 use super::extract::{with_database, with_db};
-use super::helpers::{field, form_again, form_problem, form_token, page_with_status, see_other, CsvFile, Nav};
+use super::helpers::{
+    field, form_again, form_problem, form_token, optional, page_with_status, see_other, CsvFile, Nav,
+};
 use super::state::AppState;
 use crate::domain::{AppError, EntryKind, HandNumber, HandStatus, HitStatus, Money, Role, SeatNo, TableId, VoidReason};
-use crate::service::{hands, tables};
+use crate::service::{hands, players, tables};
 
 /// The stylesheets, built into the binary from `static/`.
 const STATIC_FILES: &[(&str, &str, &str)] = &[
@@ -78,7 +80,13 @@ struct TablePage {
     problem: String,
     /// The seat the problem belongs to (shown in that seat's box).
     problem_seat: Option<SeatNo>,
+    /// Returning players to choose from in an open seat's form (the most
+    /// recently seated; none when no seat is open).
+    players: Vec<players::PlayerView>,
 }
+
+/// Players offered in an open seat's form.
+const PLAYERS_OFFERED: i64 = 100;
 
 /// `GET /tables/{id}`: the table as the dealer sees it.
 pub async fn table_page(
@@ -147,8 +155,7 @@ pub async fn seat_post(
     let value = |name: &str| field(&form, name).trim().to_string();
     let actor = identity.actor.clone();
     let outcome = match action.as_str() {
-        "seat" => match (SeatPlayerBody { seat: seat.get(), player: value("player"), buy_in: value("amount") }).parse()
-        {
+        "seat" => match seat_body(&form, seat).and_then(SeatPlayerBody::parse) {
             Ok(req) => with_database(&state, move |db| tables::seat_player(db, &actor, id, req)).await.map(|_| None),
             Err(e) => Err(e),
         },
@@ -170,6 +177,25 @@ pub async fn seat_post(
             Ok(form_again(page, &request, &problem))
         }
     }
+}
+
+/// The seat form: a returning player chosen from the list (`player_id`) or
+/// by their member number, or a new player's name.
+fn seat_body(form: &[(String, String)], seat: SeatNo) -> Result<SeatPlayerBody, AppError> {
+    let player_id = match optional(form, "player_id") {
+        None => None,
+        Some(p) => Some(
+            p.parse::<i64>()
+                .map_err(|_| AppError::invalid("bad_player", "choose a player from the list").at_field("player_id"))?,
+        ),
+    };
+    Ok(SeatPlayerBody {
+        seat: seat.get(),
+        player: optional(form, "player"),
+        player_id,
+        member_no: optional(form, "member_no"),
+        buy_in: field(form, "amount").trim().to_string(),
+    })
 }
 
 /// The cash-out of a seat: its confirmation, or (`confirmed`) the cash-out
@@ -225,12 +251,15 @@ async fn table_view(
     problem: String,
     problem_seat: Option<SeatNo>,
 ) -> Result<TablePage, AppError> {
-    let (table, open, last_committed, closed) = with_db(state, move |c| {
+    let can_seat = identity.user.deals_at(id) || identity.user.has(Role::Floor);
+    let (table, open, last_committed, offered, closed) = with_db(state, move |c| {
         let table = tables::get_table(c, id)?;
         let open = table.open_hand.map(|n| hands::get_hand(c, id, n)).transpose()?;
         let last_committed = hands::last_committed(c, id)?;
+        let seat_open = (table.seats.len() as i32) < table.seat_count;
+        let offered = if can_seat && seat_open { players::list_players(c, "", PLAYERS_OFFERED)? } else { Vec::new() };
         let closed = tables::table_status(c, id)? == crate::domain::TableStatus::Closed;
-        Ok((table, open, last_committed, closed))
+        Ok((table, open, last_committed, offered, closed))
     })
     .await?;
     let seats = (1..=table.seat_count)
@@ -258,6 +287,7 @@ async fn table_view(
         closed,
         problem,
         problem_seat,
+        players: offered,
     })
 }
 

@@ -5,21 +5,8 @@
 //! unlocking a user locked out by failed sign-ins. Each on SQLite and, when
 //! configured, PostgreSQL; each refusal changes nothing.
 
-use crate::support::{backends, request, spawn_app, Browser, TestApp, PASSWORD};
+use crate::support::{backends, expect, refused, spawn_app, Browser, TestApp, PASSWORD};
 use serde_json::{json, Value};
-
-fn expect(app: &TestApp, method: &str, path: &str, body: &Value, status: u16) -> Value {
-    let text = if body.is_null() { String::new() } else { body.to_string() };
-    let (got, answer) = request(app, method, path, &text);
-    assert_eq!(got, status, "{method} {path} {text}\nanswered {got}: {answer}");
-    answer
-}
-
-fn refused(app: &TestApp, method: &str, path: &str, body: &Value, status: u16, code: &str) -> Value {
-    let answer = expect(app, method, path, body, status);
-    assert_eq!(answer["code"], code, "{answer}");
-    answer
-}
 
 /// Audit rows of `action`, newest first.
 fn audit(app: &TestApp, action: &str) -> Vec<Value> {

@@ -1,7 +1,7 @@
 //! Logins, roles, CSRF, jackpot sign-offs, voids and the audit trail,
 //! through HTTP on a real database (SQLite, and PostgreSQL when configured).
 
-use crate::support::{backends, raw, request, spawn_app, spawn_empty_app, Browser, TestApp, PASSWORD};
+use crate::support::{backends, expect, raw, request, spawn_app, spawn_empty_app, Browser, TestApp, PASSWORD};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
@@ -11,13 +11,6 @@ fn dec(v: &Value) -> Decimal {
 
 fn d(s: &str) -> Decimal {
     s.parse().unwrap()
-}
-
-fn expect(app: &TestApp, method: &str, path: &str, body: &Value, status: u16) -> Value {
-    let text = if body.is_null() { String::new() } else { body.to_string() };
-    let (got, answer) = request(app, method, path, &text);
-    assert_eq!(got, status, "{method} {path} {text}\nanswered {got}: {answer}");
-    answer
 }
 
 /// Another client of the same app, signed in by API token as `username`.
@@ -468,6 +461,14 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("POST", "/api/v1/pools/1/seed", "[]", "floor admin"),
     ("GET", "/admin/pools/1", "", "floor admin"),
     ("POST", "/admin/pools/1/seed", "", "floor admin"),
+    // Players: those who seat them and count their money read them; the
+    // accountant makes no records.
+    ("GET", "/api/v1/players", "", "dealer1 dealer2 floor accountant admin"),
+    ("GET", "/api/v1/players/1", "", "dealer1 dealer2 floor accountant admin"),
+    ("POST", "/api/v1/players", "[]", "dealer1 dealer2 floor admin"),
+    ("GET", "/players", "", "dealer1 dealer2 floor accountant admin"),
+    ("GET", "/players/1", "", "dealer1 dealer2 floor accountant admin"),
+    ("POST", "/players", "", "dealer1 dealer2 floor admin"),
     // Signing out: anyone signed in.
     ("POST", "/logout", "", "*"),
 ];

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::str::FromStr;
 
-use crate::support::{backends, request, spawn_app, TestApp};
+use crate::support::{backends, expect, request, spawn_app, TestApp};
 use chrono::{Duration, NaiveDate, NaiveDateTime, TimeZone, Utc};
 use diesel::prelude::*;
 use rust_decimal::Decimal;
@@ -23,13 +23,6 @@ use serde_json::{json, Value};
 // ---------------------------------------------------------------------------
 // HTTP helpers
 // ---------------------------------------------------------------------------
-
-fn expect(app: &TestApp, method: &str, path: &str, body: &Value, status: u16) -> Value {
-    let text = if body.is_null() { String::new() } else { body.to_string() };
-    let (got, answer) = request(app, method, path, &text);
-    assert_eq!(got, status, "{method} {path} {text}\nanswered {got}: {answer}");
-    answer
-}
 
 fn get(app: &TestApp, path: &str) -> Value {
     expect(app, "GET", path, &Value::Null, 200)

@@ -170,6 +170,28 @@ fn spawn_app_with(backend: &str, boss: bool) -> TestApp {
     app
 }
 
+/// A JSON request (`Null`: no body) answered with `status`; its answer.
+pub fn expect(app: &TestApp, method: &str, path: &str, body: &serde_json::Value, status: u16) -> serde_json::Value {
+    let text = if body.is_null() { String::new() } else { body.to_string() };
+    let (got, answer) = request(app, method, path, &text);
+    assert_eq!(got, status, "{method} {path} {text}\nanswered {got}: {answer}");
+    answer
+}
+
+/// A JSON request refused with `status` and the error `code`; its answer.
+pub fn refused(
+    app: &TestApp,
+    method: &str,
+    path: &str,
+    body: &serde_json::Value,
+    status: u16,
+    code: &str,
+) -> serde_json::Value {
+    let answer = expect(app, method, path, body, status);
+    assert_eq!(answer["code"], code, "{answer}");
+    answer
+}
+
 /// A minimal blocking HTTP/1.1 client: (status, JSON body or Null); status 0
 /// when nothing answered.
 pub fn request(app: &TestApp, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
