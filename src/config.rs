@@ -50,6 +50,9 @@ pub const DEFAULT_POOL_SIZE: u32 = 16;
 pub const DEFAULT_LOG_FILTER: &str = "info";
 pub const DEFAULT_SHUTDOWN_SECONDS: u64 = 30;
 
+/// Live board streams per server (`BOARD_STREAMS`).
+pub const DEFAULT_BOARD_STREAMS: u64 = 200;
+
 /// The service's settings (`pitboss serve`).
 #[derive(Clone, Debug, Parser)]
 #[command(name = "pitboss serve", about = "Run the service", next_line_help = false)]
@@ -107,6 +110,12 @@ pub struct Config {
     #[arg(long, env = "SHUTDOWN_TIMEOUT", default_value_t = DEFAULT_SHUTDOWN_SECONDS,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub shutdown_timeout: u64,
+
+    /// Live pit boards (`GET /api/v1/board/events` streams) one server
+    /// serves at a time (1 to 10000); more are answered 429.
+    #[arg(long, env = "BOARD_STREAMS", default_value_t = DEFAULT_BOARD_STREAMS,
+          value_parser = clap::value_parser!(u64).range(1..=10000))]
+    pub board_streams: u64,
 }
 
 impl Default for Config {
@@ -124,6 +133,7 @@ impl Default for Config {
             log_format: LogFormat::default(),
             metrics_token: None,
             shutdown_timeout: DEFAULT_SHUTDOWN_SECONDS,
+            board_streams: DEFAULT_BOARD_STREAMS,
         }
     }
 }

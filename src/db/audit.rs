@@ -35,6 +35,24 @@ pub fn insert_event(conn: &mut DbConnection, e: &NewEvent) -> QueryResult<()> {
         .map(|_| ())
 }
 
+/// The newest event's id (none on an empty trail): one walk down the
+/// primary key.
+pub fn latest_id(conn: &mut DbConnection) -> QueryResult<Option<i64>> {
+    audit_events::table.select(diesel::dsl::max(audit_events::id)).first(conn)
+}
+
+/// The (id, action) of the events after `after` and of the ids in `also`
+/// (ids not seen yet below it: a transaction that took its id earlier may
+/// commit later), in id order, at most `limit`. Index walks on the primary key.
+pub fn ids_after(conn: &mut DbConnection, after: i64, also: &[i64], limit: i64) -> QueryResult<Vec<(i64, String)>> {
+    audit_events::table
+        .filter(audit_events::id.gt(after).or(audit_events::id.eq_any(also)))
+        .order(audit_events::id.asc())
+        .limit(limit)
+        .select((audit_events::id, audit_events::action))
+        .load(conn)
+}
+
 #[derive(Clone, Debug, Queryable)]
 pub struct EventRow {
     pub id: i64,

@@ -47,6 +47,9 @@ pub struct BoardTableView {
     pub seconds_since_commit: Option<i64>,
     /// The table's jackpot hits waiting for sign-off (pending or approved).
     pub pending_hits: Vec<HitId>,
+    /// Why the floor cannot close the table now, in words (a hand in
+    /// progress, players seated); none when it can or it is closed already.
+    pub cannot_close: Option<String>,
     /// The table's current gaming day (its time zone and cutoff).
     pub gaming_day: NaiveDate,
     /// The voids of the current gaming day, oldest first.
@@ -110,10 +113,20 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
         let today = day_clock.day(at);
         let hand = hands.get(&id);
         let status = statuses.get(&id);
+        let table_status = status.map_or(TableStatus::Open, |s| s.1);
+        let open_hand = hand.filter(|h| h.open);
+        let seats_filled = seated.get(&id).copied().unwrap_or(0);
+        let cannot_close = match (table_status, open_hand) {
+            (TableStatus::Closed, _) => None,
+            (_, Some(h)) => Some(format!("hand {} in progress", h.number)),
+            _ if seats_filled == 1 => Some("1 player seated: cash out first".to_string()),
+            _ if seats_filled > 1 => Some(format!("{seats_filled} players seated: cash out first")),
+            _ => None,
+        };
         out.push(BoardTableView {
             id,
             name: row.name,
-            status: status.map_or(TableStatus::Open, |s| s.1),
+            status: table_status,
             status_changed_at: status.map(|s| s.2.and_utc()),
             status_changed_by: status.and_then(|s| s.3.clone()),
             preset: ruleset.preset.clone(),
@@ -121,9 +134,9 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
             rake_per_seat: ruleset.rake_cents,
             dealers: dealers.remove(&id).unwrap_or_default(),
             seat_count: row.seat_count,
-            seats_filled: seated.get(&id).copied().unwrap_or(0),
+            seats_filled,
             last_hand: hand.map_or(HandNumber(0), |h| h.number),
-            open_hand: hand.filter(|h| h.open).map(|h| BoardHandView {
+            open_hand: open_hand.map(|h| BoardHandView {
                 number: h.number,
                 started_at: h.started_at.and_utc(),
                 seconds: seconds_since(h.started_at, at),
@@ -131,6 +144,7 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
             last_commit_at: committed.map(|c| c.and_utc()),
             seconds_since_commit: committed.map(|c| seconds_since(c, at)),
             pending_hits: hits.remove(&id).unwrap_or_default(),
+            cannot_close,
             gaming_day: today,
             voids_today: voids
                 .iter()
@@ -140,4 +154,101 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
         });
     }
     Ok(BoardView { at: at.and_utc(), tables: out })
+}
+
+/// Audit actions that never change the board: signing in and out,
+/// passwords, API tokens.
+const QUIET_ACTIONS: &[&str] =
+    &["login", "login_attempt", "login_failed", "logout", "password_change", "token_create", "token_revoke"];
+
+/// How long an audit id missing below the newest one seen is waited for.
+/// A transaction takes its id when it writes the row and may commit after a
+/// later one did (PostgreSQL, several app servers); an id whose transaction
+/// rolled back never comes.
+pub const AUDIT_GAP_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// How far back a new watch looks for ids still to come.
+pub const AUDIT_LOOKBACK: i64 = 256;
+
+/// Rows read per look.
+const AUDIT_BATCH: i64 = 1000;
+
+/// What one app server has seen of the audit trail, to tell when the board
+/// may have changed: every id up to `low`, the ids seen above it, and the
+/// ids missing between (waited for, each at most `AUDIT_GAP_WAIT`).
+#[derive(Debug, Default)]
+pub struct AuditWatch {
+    low: i64,
+    seen: std::collections::BTreeSet<i64>,
+    gaps: std::collections::BTreeMap<i64, std::time::Instant>,
+}
+
+impl AuditWatch {
+    /// A watch that takes every id up to `low` as seen.
+    pub fn from(low: i64) -> AuditWatch {
+        AuditWatch { low: low.max(0), ..AuditWatch::default() }
+    }
+
+    /// The newest id seen: the id of the board read after it.
+    pub fn newest(&self) -> i64 {
+        self.seen.last().copied().unwrap_or(self.low)
+    }
+
+    /// The ids waited for below the newest.
+    pub fn missing(&self) -> Vec<i64> {
+        self.gaps.keys().copied().collect()
+    }
+
+    /// Takes the rows read (id, action); answers whether one of them may
+    /// change the board.
+    pub fn take(&mut self, rows: &[(i64, String)], now: std::time::Instant) -> bool {
+        let mut changed = false;
+        for (id, action) in rows {
+            if *id <= self.low || !self.seen.insert(*id) {
+                continue;
+            }
+            self.gaps.remove(id);
+            changed |= !QUIET_ACTIONS.contains(&action.as_str());
+        }
+        let newest = self.newest();
+        // A jump far ahead (a sequence that skipped): wait for the last
+        // stretch only.
+        if newest - self.low > 10 * AUDIT_BATCH {
+            self.low = newest - 10 * AUDIT_BATCH;
+            let low = self.low;
+            self.seen.retain(|id| *id > low);
+            self.gaps.retain(|id, _| *id > low);
+        }
+        for id in self.low + 1..newest {
+            if !self.seen.contains(&id) {
+                self.gaps.entry(id).or_insert(now);
+            }
+        }
+        while self.low < newest {
+            let next = self.low + 1;
+            if self.seen.remove(&next) {
+                self.low = next;
+            } else if self.gaps.get(&next).is_some_and(|since| now.duration_since(*since) >= AUDIT_GAP_WAIT) {
+                self.gaps.remove(&next);
+                self.low = next;
+            } else {
+                break;
+            }
+        }
+        changed
+    }
+}
+
+/// A watch of the audit trail from now on (the last `AUDIT_LOOKBACK` ids
+/// still to look at: one of them may be about to commit).
+pub fn watch_audit(conn: &mut DbConnection) -> Result<AuditWatch, AppError> {
+    let latest = crate::db::audit::latest_id(conn)?.unwrap_or(0);
+    Ok(AuditWatch::from(latest - AUDIT_LOOKBACK))
+}
+
+/// Looks at the audit trail once: whether the board may have changed since
+/// the last look.
+pub fn audit_changed(conn: &mut DbConnection, watch: &mut AuditWatch) -> Result<bool, AppError> {
+    let rows = crate::db::audit::ids_after(conn, watch.newest(), &watch.missing(), AUDIT_BATCH)?;
+    Ok(watch.take(&rows, std::time::Instant::now()))
 }

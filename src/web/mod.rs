@@ -15,6 +15,7 @@ pub mod floor;
 pub mod gaming_days;
 pub mod headers;
 pub mod helpers;
+pub mod live;
 pub mod observe;
 pub mod openapi;
 pub mod pages;

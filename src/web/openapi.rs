@@ -62,6 +62,7 @@ use super::routes::{gaming_days, hands, health, jackpots, metrics, players, scor
         tables::cash_out,
         tables::table_ledger,
         tables::board,
+        tables::board_events,
         tables::close_table,
         tables::open_table,
         players::list_players,

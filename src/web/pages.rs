@@ -23,6 +23,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("print.css", "text/css; charset=utf-8", include_str!("../../static/print.css")),
     ("dealer.js", "text/javascript; charset=utf-8", include_str!("../../static/dealer.js")),
     ("forms.js", "text/javascript; charset=utf-8", include_str!("../../static/forms.js")),
+    ("board.js", "text/javascript; charset=utf-8", include_str!("../../static/board.js")),
 ];
 
 /// `GET /static/{file}`.
@@ -74,6 +75,8 @@ struct TablePage {
     table: tables::TableView,
     seats: Vec<SeatBox>,
     last_committed: Option<HandNumber>,
+    /// The floor closed the table: no hand starts, nobody sits.
+    closed: bool,
     problem: String,
     /// The seat the problem belongs to (shown in that seat's box).
     problem_seat: Option<SeatNo>,
@@ -249,13 +252,14 @@ async fn table_view(
     problem_seat: Option<SeatNo>,
 ) -> Result<TablePage, AppError> {
     let can_seat = identity.user.deals_at(id) || identity.user.has(Role::Floor);
-    let (table, open, last_committed, offered) = with_db(state, move |c| {
+    let (table, open, last_committed, offered, closed) = with_db(state, move |c| {
         let table = tables::get_table(c, id)?;
         let open = table.open_hand.map(|n| hands::get_hand(c, id, n)).transpose()?;
         let last_committed = hands::last_committed(c, id)?;
         let seat_open = (table.seats.len() as i32) < table.seat_count;
         let offered = if can_seat && seat_open { players::list_players(c, "", PLAYERS_OFFERED)? } else { Vec::new() };
-        Ok((table, open, last_committed, offered))
+        let closed = tables::table_status(c, id)? == crate::domain::TableStatus::Closed;
+        Ok((table, open, last_committed, offered, closed))
     })
     .await?;
     let seats = (1..=table.seat_count)
@@ -280,6 +284,7 @@ async fn table_view(
         table,
         seats,
         last_committed,
+        closed,
         problem,
         problem_seat,
         players: offered,

@@ -180,6 +180,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(resource("/tables/{id}/close").route(web::post().to(tables::close_table)))
                 .service(resource("/tables/{id}/open").route(web::post().to(tables::open_table)))
                 .service(resource("/board").route(web::get().to(tables::board)))
+                .service(resource("/board/events").route(web::get().to(tables::board_events)))
                 .service(resource("/gaming-days").route(web::get().to(gaming_days::list_days)))
                 .service(resource("/gaming-days/{date}").route(web::get().to(gaming_days::get_day)))
                 .service(resource("/gaming-days/{date}/count").route(web::post().to(gaming_days::count)))
@@ -394,6 +395,7 @@ pub fn start(listener: TcpListener, db: Database, config: &Config) -> std::io::R
     let trust_proxy = config.trust_proxy;
     let state = web::Data::new(AppState { db, time_zone, trust_proxy });
     let lifecycle = web::Data::new(Lifecycle::default());
+    let board_hub = web::Data::new(super::live::BoardHub::new(state.db.clone(), config.board_streams as usize));
     let headers = web::Data::new(super::headers::SecurityHeaders { hsts: secure });
     let metrics_access = web::Data::new(routes::metrics::MetricsAccess { token: config.metrics_token.clone() });
     // Behind a trusted proxy its request id is kept; otherwise each request
@@ -416,6 +418,7 @@ pub fn start(listener: TcpListener, db: Database, config: &Config) -> std::io::R
             .wrap(RequestIdentifier::with_uuid().use_incoming_id(incoming_id))
             .app_data(state.clone())
             .app_data(app_lifecycle.clone())
+            .app_data(board_hub.clone())
             .app_data(headers.clone())
             .app_data(metrics_access.clone())
             .configure(configure)

@@ -628,13 +628,10 @@ async fn the_pit_board_shows_every_table_and_the_floor_closes_one_by_its_form() 
         screenshot(&client, &format!("board-{width}x{height}")).await;
     }
 
-    // Table 7 has a hand in progress: the form answers why it stays open.
-    client.find(Locator::Css("#table-1 button.close")).await.unwrap().click().await.unwrap();
-    eventually("the refusal", || async { text_of(&client, "#problem").await.contains("hand 2 in progress") }).await;
-    assert!(text_of(&client, "#table-1 .badge").await.contains("open"));
-    screenshot(&client, "board-refused-1024x768").await;
+    // Table 7 has a hand in progress: no close button, but why.
+    assert!(client.find(Locator::Css("#table-1 button.close")).await.is_err(), "no button that would fail");
+    assert_eq!(text_of(&client, "#table-1 .cannot-close").await, "Cannot close now: hand 2 in progress.");
     // Table 9 is empty: closed, with a note, by whom on the page.
-    client.goto(&format!("{base}/floor/board")).await.unwrap();
     let note = client.find(Locator::Css("#table-2 input[name=note]")).await.unwrap();
     note.send_keys("no dealer tonight").await.unwrap();
     client.find(Locator::Css("#table-2 button.close")).await.unwrap().click().await.unwrap();
@@ -645,6 +642,59 @@ async fn the_pit_board_shows_every_table_and_the_floor_closes_one_by_its_form() 
     screenshot(&client, "board-closed-1024x768").await;
     let (status, answer) = request(&app, "POST", "/api/v1/tables/2/hands", "{}");
     assert_eq!((status, answer["code"].as_str()), (409, Some("table_closed")));
+
+    // Live: changes made elsewhere show without a reload, and a note being
+    // typed stays.
+    eventually("the board live", || async {
+        js(&client, "return document.getElementById('live').dataset.live").await == serde_json::json!("on")
+    })
+    .await;
+    js(&client, "window.notReloaded = true; return true").await;
+    let note = client.find(Locator::Css("#table-3 input[name=note]")).await.unwrap();
+    note.send_keys("half typed").await.unwrap();
+    // Hand 2 deals in the seats with chips enough (Ann lost hers in hand 1).
+    let (_, hand) = request(&app, "GET", "/api/v1/tables/1/hands/2", "");
+    let dealt: Vec<i64> = hand["seats"].as_array().unwrap().iter().map(|s| s["seat"].as_i64().unwrap()).collect();
+    let mut showdown: serde_json::Value = serde_json::from_str(BAD_BEAT).unwrap();
+    showdown["seats"].as_array_mut().unwrap().retain(|s| dealt.contains(&s["seat"].as_i64().unwrap()));
+    let (status, answer) = request(&app, "POST", "/api/v1/tables/1/hands/2/commit", &showdown.to_string());
+    assert_eq!(status, 201, "{answer}");
+    let committed = Instant::now();
+    eventually("hand 2 committed on the board", || async { text_of(&client, "#table-1 .hand").await == "none" }).await;
+    let took = committed.elapsed();
+    assert!(took < Duration::from_secs(5), "the commit reached the board after {took:?}");
+    assert_eq!(text_of(&client, "#table-1 .cannot-close").await, "Cannot close now: 4 players seated: cash out first.");
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    let void = r#"{"reason":"misdeal","note":"cards exposed"}"#;
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands/3/void", void).0, 200);
+    eventually("hand 3 voided on the board", || async {
+        text_of(&client, "#table-1 .voids").await.contains("#3 misdeal")
+    })
+    .await;
+    assert_eq!(request(&app, "POST", "/api/v1/tables/2/open", "{}").0, 200);
+    eventually("table 9 opened on the board", || async { text_of(&client, "#table-2 .badge").await.contains("open") })
+        .await;
+    assert!(client.find(Locator::Css("#table-2 button.close")).await.is_ok(), "its close form back");
+    assert_eq!(js(&client, "return window.notReloaded === true").await, serde_json::json!(true), "no reload");
+    let kept = js(&client, "return document.querySelector('#table-3 input[name=note]').value").await;
+    assert_eq!(kept, serde_json::json!("half typed"), "the note being typed stays");
+    for (width, height) in [(1366, 768), (1024, 768)] {
+        viewport(&client, width, height).await;
+        let wide = js(&client, "return document.documentElement.scrollWidth <= innerWidth").await;
+        assert_eq!(wide, serde_json::json!(true), "the live board is wider than {width} px");
+        screenshot(&client, &format!("board-live-{width}x{height}")).await;
+    }
+
+    // The table page says when a table is closed.
+    assert_eq!(request(&app, "POST", "/api/v1/tables/4/close", "{}").0, 200);
+    client.goto(&format!("{base}/tables/4")).await.unwrap();
+    assert!(text_of(&client, "h1").await.contains("closed"));
+    assert!(text_of(&client, "#closed").await.contains("This table is closed"));
+    assert!(client.find(Locator::Css("button.start-hand")).await.is_err(), "no hand starts");
+    for (width, height) in [(1366, 768), (1024, 768)] {
+        viewport(&client, width, height).await;
+        screenshot(&client, &format!("table-closed-{width}x{height}")).await;
+    }
     client.close().await.unwrap();
 }
 
@@ -992,7 +1042,8 @@ async fn voiding_an_open_hand_lands_on_its_void_sheet_and_a_signed_off_hand_offe
 
     // A bad beat whose hit a floor supervisor approved: the hand can no
     // longer be voided, and its sheet says so instead of offering the form.
-    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands/2/commit", BAD_BEAT).0, 201);
+    let (status, answer) = request(&app, "POST", "/api/v1/tables/1/hands/2/commit", BAD_BEAT);
+    assert_eq!(status, 201, "{answer}");
     let flo = app.person("flo", &["floor"], &[]);
     assert_eq!(request(&flo, "POST", "/api/v1/jackpots/1/approve", "{}").0, 200);
     let base = format!("http://{}", app.base);

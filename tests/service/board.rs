@@ -98,17 +98,20 @@ fn board_and_status(backend: &str) {
     assert_eq!((t1["seats_filled"].as_i64(), t1["seat_count"].as_i64()), (Some(4), Some(4)));
     assert_eq!((&t1["last_hand"], &t1["open_hand"], &t1["last_commit_at"]), (&json!(0), &Value::Null, &Value::Null));
     assert_eq!((&t1["pending_hits"], &t1["voids_today"]), (&json!([]), &json!([])));
+    assert_eq!(t1["cannot_close"], "4 players seated: cash out first");
     let t2 = board_table(&app, 2);
     assert_eq!(
         (t2["status"].as_str(), t2["seats_filled"].as_i64(), &t2["dealers"]),
         (Some("open"), Some(0), &json!([]))
     );
+    assert_eq!(t2["cannot_close"], Value::Null, "an empty table can close");
     assert_eq!(dec(&t2["unit"]), Decimal::from(5));
 
     // A hand in progress: on the board, and the table cannot close.
     expect(&app, "POST", "/api/v1/tables/1/hands", &json!({}), 201);
     let t1 = board_table(&app, 1);
     assert_eq!(t1["open_hand"]["number"], 1, "{t1}");
+    assert_eq!(t1["cannot_close"], "hand 1 in progress");
     assert!(t1["open_hand"]["seconds"].as_i64().unwrap() >= 0);
     let why = refused(&flo, "POST", "/api/v1/tables/1/close", &json!({}), 409, "table_has_open_hand");
     assert!(why.contains("T1") && why.contains("hand 1"), "{why}");
@@ -233,13 +236,18 @@ fn board_page(backend: &str) {
     assert!(flo.get("/floor").body.contains("href=\"/floor/board\""), "the floor page links the board");
     let page = flo.get("/floor/board");
     assert_eq!(page.status, 200);
-    assert!(page.body.contains(r#"<meta http-equiv="refresh" content="15">"#));
+    // Live through its script; without JavaScript it reads itself again.
+    assert!(page.body.contains(r#"<noscript><meta http-equiv="refresh" content="15"></noscript>"#));
+    assert!(page.body.contains(r#"<script src="/static/board.js" defer></script>"#));
+    assert!(flo.get("/static/board.js").body.contains("/api/v1/board/events"));
     assert!(page.body.contains("T1") && page.body.contains("T2") && page.body.contains("hawaiian-gardens"));
     assert!(page.body.contains("4 / 4") && page.body.contains("dee"), "seats filled and the dealer");
-    assert!(page.body.contains("/floor/tables/1/close") && page.body.contains("/floor/tables/2/close"));
-    assert!(!page.body.contains("<script"), "no script on the page");
+    // T1 has players: no close button but why; T2 is empty: its form.
+    assert!(!page.body.contains("/floor/tables/1/close") && page.body.contains("/floor/tables/2/close"));
+    assert!(page.body.contains("Cannot close now: 4 players seated: cash out first."), "{}", page.body);
 
-    // T1 has players: the form shows the refusal, nothing changes.
+    // T1 posted anyway (a page from before the players sat down): the
+    // refusal on the page, nothing changes.
     let refused = flo.post("/floor/tables/1/close", &[("note", "")]);
     assert_eq!(refused.status, 409);
     assert!(refused.body.contains("T1 has 4 player(s) seated: seat 1 (Ann)"), "{}", refused.body);
@@ -265,7 +273,14 @@ fn board_page(backend: &str) {
     let page = flo.get("/floor/board");
     assert!(page.body.contains("/floor/tables/2/open") && page.body.contains("by flo"), "{}", page.body);
     assert_eq!(board_table(&app, 2)["status"], "closed");
+    // The table's own page says it is closed, and offers no seat or hand.
+    let table_page = flo.get("/tables/2");
+    assert!(table_page.body.contains("This table is closed"), "{}", table_page.body);
+    assert!(!table_page.body.contains("/tables/2/start-hand") && !table_page.body.contains("/seats/1/seat"));
+    assert!(!flo.get("/tables/1").body.contains("This table is closed"));
     assert_eq!(flo.post("/floor/tables/2/open", &[]).status, 303);
+    let table_page = flo.get("/tables/2");
+    assert!(!table_page.body.contains("This table is closed") && table_page.body.contains("/tables/2/start-hand"));
     assert_eq!(board_table(&app, 2)["status"], "open");
 
     // An accountant reads the board without the forms; a dealer does not read it.

@@ -58,7 +58,7 @@ pub(super) fn start(path: &str, token: &str) -> Server {
     start_with(path, token, &[])
 }
 
-fn start_with(path: &str, token: &str, env: &[(&str, &str)]) -> Server {
+pub(super) fn start_with(path: &str, token: &str, env: &[(&str, &str)]) -> Server {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let child = Command::new(env!("CARGO_BIN_EXE_pitboss"))
         .envs(env.iter().copied())

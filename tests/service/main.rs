@@ -15,6 +15,7 @@ mod board;
 mod crash_recovery;
 mod gaming_days;
 mod hostile_http;
+mod live_board;
 mod model;
 mod ofc_table;
 mod ops;

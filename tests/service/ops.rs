@@ -523,6 +523,7 @@ fn serve_help_lists_every_setting_and_a_bad_value_is_an_error() {
         "LOG_FORMAT",
         "METRICS_TOKEN",
         "SHUTDOWN_TIMEOUT",
+        "BOARD_STREAMS",
     ] {
         assert!(text.contains(&format!("[env: {setting}")), "serve --help lacks {setting}:\n{text}");
     }
@@ -533,6 +534,7 @@ fn serve_help_lists_every_setting_and_a_bad_value_is_an_error() {
         ("TRUST_PROXY", "perhaps"),
         ("BIND_ADDR", "port 80"),
         ("LOG_FORMAT", "xml"),
+        ("BOARD_STREAMS", "0"),
     ] {
         let out = pitboss(&["serve"], &[(name, value)]);
         assert_eq!(out.status.code(), Some(2), "{name}={value} must stop the start");

@@ -372,6 +372,36 @@ pub async fn board(state: web::Data<AppState>, identity: Identity) -> Result<Htt
     Ok(ok_json(&with_db(&state, board::board).await?))
 }
 
+/// `GET /api/v1/board/events`: the board live, as server-sent events
+/// (floor, accountants, admins). Each `board` event carries the whole board
+/// (as `GET /api/v1/board`) and, as its `id`, the newest audit-trail id it
+/// reflects; the first comes at once, the next within a second of a change.
+#[utoipa::path(
+    get,
+    path = "/api/v1/board/events",
+    tag = "tables",
+    responses(
+        (status = 200, description = "`text/event-stream`: `retry: 2000`, then `event: board` with `id:` (an audit-trail id) and `data:` (the board as `GET /api/v1/board` answers it) at once and after every change; a `: keep-alive` comment every 15 s. The stream ends when the server shuts down and after 10 minutes: the client reconnects (EventSource does by itself) and gets the board as it is then.", content_type = "text/event-stream", body = String),
+        (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 429, description = "Codes: `board_streams_full` (`BOARD_STREAMS` streams open on this server)", body = ErrorBody),
+    ),
+    security(("token" = ["floor", "accountant", "admin"]), ("session" = ["floor", "accountant", "admin"])),
+)]
+pub async fn board_events(
+    hub: web::Data<crate::web::live::BoardHub>,
+    lifecycle: Option<web::Data<crate::web::observe::Lifecycle>>,
+    identity: Identity,
+) -> Result<HttpResponse, AppError> {
+    identity.require(BOARD_READERS)?;
+    let subscription = hub.into_inner().subscribe()?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))
+        // A proxy in front must pass each event on as it comes.
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(crate::web::live::event_stream(subscription, lifecycle)))
+}
+
 /// `POST /api/v1/tables/{id}/close` (floor, admin): no hand in progress and
 /// nobody seated.
 #[utoipa::path(
