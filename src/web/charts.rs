@@ -6,6 +6,7 @@
 use chrono::NaiveDateTime;
 use std::fmt::Write;
 
+use crate::db::reports::{MarkKind, PoolMark};
 use crate::domain::Money;
 
 const WIDTH: f64 = 800.0;
@@ -130,14 +131,23 @@ pub fn bar_chart(id: &str, title: &str, bars: &[(String, i64)]) -> String {
     out
 }
 
-/// A series for `step_chart`: its name, the value at `start`, then (time, value) after each change.
+/// A series for `step_chart`: its name, the value at `start`, then (time,
+/// value) after each change, and the events marked on its line.
 pub struct Steps<'a> {
     pub name: &'a str,
     pub opening: i64,
     pub points: &'a [(NaiveDateTime, i64)],
+    pub marks: &'a [PoolMark],
 }
 
-/// A step line per series over [`start`, `end`] (UTC). Lines carry `class="series"`.
+/// Labels written beside markers when a chart has at most this many (more
+/// would overlap; each marker keeps its `<title>`).
+const LABELLED_MARKS: usize = 16;
+
+/// A step line per series over [`start`, `end`] (UTC). Lines carry
+/// `class="series"`; each mark a `<g class="mark hit">` (a red triangle) or
+/// `<g class="mark seed">` (a green diamond) on the line at its time, with a
+/// `<title>` naming it and, on a chart with few marks, a short label.
 pub fn step_chart(id: &str, title: &str, start: NaiveDateTime, end: NaiveDateTime, series: &[Steps]) -> String {
     let desc = format!(
         "{} from {} to {} UTC: {}",
@@ -186,6 +196,41 @@ pub fn step_chart(id: &str, title: &str, start: NaiveDateTime, end: NaiveDateTim
             money(s.opening),
             money(last)
         );
+        let value_at = |t: NaiveDateTime| s.points.iter().take_while(|p| p.0 <= t).last().map_or(s.opening, |p| p.1);
+        let labelled = series.iter().map(|s| s.marks.len()).sum::<usize>() <= LABELLED_MARKS;
+        for m in s.marks {
+            let (mx, my) = (x(m.at), y(value_at(m.at)));
+            let (class, shape, short) = match m.kind {
+                MarkKind::Hit => (
+                    "hit",
+                    format!(r##"<path d="M{:.1},{:.1} l-6,-10 h12 z" fill="#b3261e"/>"##, mx, my - 2.0),
+                    m.label.split(':').next().unwrap_or("hit").to_string(),
+                ),
+                MarkKind::Seed => (
+                    "seed",
+                    format!(r##"<path d="M{mx:.1},{:.1} l6,6 l-6,6 l-6,-6 z" fill="#0f5132"/>"##, my - 6.0),
+                    "seed".to_string(),
+                ),
+            };
+            let _ = write!(
+                out,
+                r##"<g class="mark {class}" data-at="{}"><title>{}: {} at {} UTC</title>{shape}"##,
+                m.at.format("%Y-%m-%dT%H:%M:%S"),
+                escape(s.name),
+                escape(&m.label),
+                m.at.format("%Y-%m-%d %H:%M")
+            );
+            if labelled {
+                let ty = if m.kind == MarkKind::Hit { my - 15.0 } else { my + 18.0 };
+                let _ = write!(
+                    out,
+                    r##"<text x="{mx:.1}" y="{:.1}" text-anchor="middle" font-size="10" fill="#111">{}</text>"##,
+                    ty.clamp(TOP, HEIGHT - BOTTOM),
+                    escape(&short)
+                );
+            }
+            out.push_str("</g>");
+        }
         let ly = TOP + 14.0 + 16.0 * i as f64;
         let _ = write!(
             out,
@@ -218,6 +263,28 @@ mod tests {
         assert_eq!(svg.matches(r#"class="bar""#).count(), 5);
         assert!(svg.contains("<title id=\"rake-title\">Rake &lt;per&gt; day</title>"));
         assert!(svg.contains("2026-11-05: 7.50"));
+    }
+
+    #[test]
+    fn marks_each_hit_and_seed_on_the_line() {
+        let t = |h: u32| chrono::NaiveDate::from_ymd_opt(2026, 11, 2).unwrap().and_hms_opt(h, 0, 0).unwrap();
+        let points = [(t(12), 5_000)];
+        let marks = [
+            PoolMark { at: t(10), kind: MarkKind::Hit, label: "hit 7: 120.00, LA hand #4 (paid)".into() },
+            PoolMark { at: t(10), kind: MarkKind::Seed, label: "seed 50.00".into() },
+        ];
+        let svg = step_chart(
+            "j",
+            "J",
+            t(0),
+            t(24),
+            &[Steps { name: "Main", opening: 12_000, points: &points, marks: &marks }],
+        );
+        assert_eq!(svg.matches(r#"<g class="mark hit""#).count(), 1);
+        assert_eq!(svg.matches(r#"<g class="mark seed""#).count(), 1);
+        assert!(svg.contains("<title>Main: hit 7: 120.00, LA hand #4 (paid) at 2026-11-02 10:00 UTC</title>"), "{svg}");
+        assert!(svg.contains("<title>Main: seed 50.00 at 2026-11-02 10:00 UTC</title>"), "{svg}");
+        assert!(svg.contains(">hit 7</text>"), "{svg}");
     }
 
     #[test]

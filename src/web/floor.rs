@@ -617,3 +617,33 @@ pub async fn create_table_post(
     };
     admin_tables_answer(&state, &identity, &session, &request, (SetupForm::Table, &form), outcome).await
 }
+
+#[derive(Template, WebTemplate)]
+#[template(path = "jackpot_slip.html")]
+struct JackpotSlipPage {
+    nav: Nav,
+    slip: jackpots::PayoutSlip,
+    tz: chrono_tz::Tz,
+}
+
+impl JackpotSlipPage {
+    /// A time (UTC) in the hit's table's zone.
+    fn when(&self, at: &chrono::NaiveDateTime) -> String {
+        shown(at, self.tz)
+    }
+}
+
+/// `GET /jackpots/{id}/slip`: a hit's payout slip, printable (floor,
+/// accountant, admin): the hit, the shares by seat and player, both
+/// sign-offs, and signature lines for each player paid and both signers.
+pub async fn jackpot_slip_page(
+    state: web::Data<AppState>,
+    path: web::Path<HitId>,
+    identity: Identity,
+) -> Result<impl Responder, AppError> {
+    identity.require(REVIEWERS)?;
+    let id = path.into_inner();
+    let slip = with_db(&state, move |c| jackpots::payout_slip(c, id)).await?;
+    let tz = slip.time_zone.parse().unwrap_or(state.time_zone);
+    Ok(JackpotSlipPage { nav: Nav::of(&identity), slip, tz })
+}
