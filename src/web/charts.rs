@@ -140,20 +140,29 @@ pub struct Steps<'a> {
     pub marks: &'a [PoolMark],
 }
 
-/// Labels written beside markers when a chart has at most this many (more
-/// would overlap; each marker keeps its `<title>`).
-const LABELLED_MARKS: usize = 16;
+/// The least room (px) between two hits' labels; a hit closer to the last
+/// one labelled keeps its marker and `<title>` only.
+const LABEL_ROOM: f64 = 40.0;
 
-/// A step line per series over [`start`, `end`] (UTC). Lines carry
+/// A step line per series over [`start`, `end`] (UTC), its times written in
+/// the zone `tz` (the casino's). Lines carry
 /// `class="series"`; each mark a `<g class="mark hit">` (a red triangle) or
 /// `<g class="mark seed">` (a green diamond) on the line at its time, with a
-/// `<title>` naming it and, on a chart with few marks, a short label.
-pub fn step_chart(id: &str, title: &str, start: NaiveDateTime, end: NaiveDateTime, series: &[Steps]) -> String {
+/// `<title>` naming it; hits with room for it a short label (`hit 3`) above.
+/// A key in the corner says which marker is which.
+pub fn step_chart(
+    id: &str,
+    title: &str,
+    (start, end): (NaiveDateTime, NaiveDateTime),
+    tz: chrono_tz::Tz,
+    series: &[Steps],
+) -> String {
+    let local = |t: NaiveDateTime| t.and_utc().with_timezone(&tz).format("%Y-%m-%d %H:%M %Z").to_string();
     let desc = format!(
-        "{} from {} to {} UTC: {}",
+        "{} from {} to {}: {}",
         if series.len() == 1 { "one line" } else { "one line per pool" },
-        start.format("%Y-%m-%d %H:%M"),
-        end.format("%Y-%m-%d %H:%M"),
+        local(start),
+        local(end),
         series
             .iter()
             .map(|s| format!("{} ends at {}", s.name, money(s.points.last().map_or(s.opening, |p| p.1))))
@@ -172,13 +181,29 @@ pub fn step_chart(id: &str, title: &str, start: NaiveDateTime, end: NaiveDateTim
     let span = (end - start).num_seconds().max(1) as f64;
     let x = |t: NaiveDateTime| LEFT + ((t - start).num_seconds() as f64 / span).clamp(0.0, 1.0) * plot_w;
     y_axis(&mut out, low, high, &y);
+    let mut last_label: Option<f64> = None;
+    if series.iter().any(|s| !s.marks.is_empty()) {
+        let kx = WIDTH - RIGHT - 130.0;
+        let _ = write!(
+            out,
+            r##"<g class="marks-key"><path d="M{:.1},{:.1} l-6,-10 h12 z" fill="#b3261e"/><text x="{:.1}" y="{:.1}" fill="#111">hit</text><path d="M{:.1},{:.1} l6,6 l-6,6 l-6,-6 z" fill="#0f5132"/><text x="{:.1}" y="{:.1}" fill="#111">seed</text></g>"##,
+            kx,
+            22.0,
+            kx + 10.0,
+            20.0,
+            kx + 60.0,
+            10.0,
+            kx + 70.0,
+            20.0
+        );
+    }
     for (t, anchor) in [(start, "start"), (end, "end")] {
         let _ = write!(
             out,
             r##"<text x="{:.1}" y="{:.1}" text-anchor="{anchor}" fill="#5b6470">{}</text>"##,
             x(t),
             HEIGHT - BOTTOM + 18.0,
-            t.format("%Y-%m-%d %H:%M UTC")
+            local(t)
         );
     }
     for (i, s) in series.iter().enumerate() {
@@ -197,7 +222,6 @@ pub fn step_chart(id: &str, title: &str, start: NaiveDateTime, end: NaiveDateTim
             money(last)
         );
         let value_at = |t: NaiveDateTime| s.points.iter().take_while(|p| p.0 <= t).last().map_or(s.opening, |p| p.1);
-        let labelled = series.iter().map(|s| s.marks.len()).sum::<usize>() <= LABELLED_MARKS;
         for m in s.marks {
             let (mx, my) = (x(m.at), y(value_at(m.at)));
             let (class, shape, short) = match m.kind {
@@ -214,18 +238,19 @@ pub fn step_chart(id: &str, title: &str, start: NaiveDateTime, end: NaiveDateTim
             };
             let _ = write!(
                 out,
-                r##"<g class="mark {class}" data-at="{}"><title>{}: {} at {} UTC</title>{shape}"##,
+                r##"<g class="mark {class}" data-at="{}"><title>{}: {} at {}</title>{shape}"##,
                 m.at.format("%Y-%m-%dT%H:%M:%S"),
                 escape(s.name),
                 escape(&m.label),
-                m.at.format("%Y-%m-%d %H:%M")
+                local(m.at)
             );
-            if labelled {
-                let ty = if m.kind == MarkKind::Hit { my - 15.0 } else { my + 18.0 };
+            if m.kind == MarkKind::Hit && last_label.is_none_or(|at: f64| (mx - at).abs() >= LABEL_ROOM) {
+                last_label = Some(mx);
+                let ty = my - 15.0;
                 let _ = write!(
                     out,
                     r##"<text x="{mx:.1}" y="{:.1}" text-anchor="middle" font-size="10" fill="#111">{}</text>"##,
-                    ty.clamp(TOP, HEIGHT - BOTTOM),
+                    ty.max(TOP),
                     escape(&short)
                 );
             }
@@ -273,13 +298,10 @@ mod tests {
             PoolMark { at: t(10), kind: MarkKind::Hit, label: "hit 7: 120.00, LA hand #4 (paid)".into() },
             PoolMark { at: t(10), kind: MarkKind::Seed, label: "seed 50.00".into() },
         ];
-        let svg = step_chart(
-            "j",
-            "J",
-            t(0),
-            t(24),
-            &[Steps { name: "Main", opening: 12_000, points: &points, marks: &marks }],
-        );
+        let series = [Steps { name: "Main", opening: 12_000, points: &points, marks: &marks }];
+        let svg = step_chart("j", "J", (t(0), t(23)), chrono_tz::UTC, &series);
+        let macau = step_chart("j", "J", (t(0), t(23)), chrono_tz::Asia::Macau, &series);
+        assert!(macau.contains("<title>Main: seed 50.00 at 2026-11-02 18:00 CST</title>"), "{macau}");
         assert_eq!(svg.matches(r#"<g class="mark hit""#).count(), 1);
         assert_eq!(svg.matches(r#"<g class="mark seed""#).count(), 1);
         assert!(svg.contains("<title>Main: hit 7: 120.00, LA hand #4 (paid) at 2026-11-02 10:00 UTC</title>"), "{svg}");

@@ -465,7 +465,7 @@ pub async fn rake_csv(
 
 // ---- 2. jackpots ----
 
-fn jackpot_chart(report: &reports::JackpotReport) -> String {
+fn jackpot_chart(report: &reports::JackpotReport, tz: chrono_tz::Tz) -> String {
     let steps: Vec<charts::Steps> = report
         .series
         .iter()
@@ -483,8 +483,8 @@ fn jackpot_chart(report: &reports::JackpotReport) -> String {
     charts::step_chart(
         "jackpot-chart",
         &format!("Jackpot balance, {} to {}", report.from, report.to),
-        start,
-        end,
+        (start, end),
+        tz,
         &steps,
     )
 }
@@ -510,7 +510,7 @@ pub async fn jackpots_page(
     match load(&state, &req, reports::jackpot_report).await {
         Ok((range, report)) => {
             let (chart, pools, hits) =
-                (jackpot_chart(&report), pools_grid(&report), hits_grid(&report, state.time_zone));
+                (jackpot_chart(&report, state.time_zone), pools_grid(&report), hits_grid(&report, state.time_zone));
             let form = form(&state, &range).await?;
             html(
                 actix_web::http::StatusCode::OK,
@@ -538,7 +538,7 @@ pub async fn jackpots_svg(
     identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
-    Ok(svg(jackpot_chart(&load(&state, &req, reports::jackpot_report).await?.1)))
+    Ok(svg(jackpot_chart(&load(&state, &req, reports::jackpot_report).await?.1, state.time_zone)))
 }
 
 /// `GET /reports/jackpots.csv`: the page's pools table, then the totals.

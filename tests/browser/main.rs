@@ -1273,13 +1273,6 @@ async fn swagger_ui_shows_the_api_under_the_content_security_policy() {
     client.close().await.unwrap();
 }
 
-/// The bad beat: seat 1 (straight flush, trips, pair) loses all three rows to seat 2.
-const BAD_BEAT: &str = r#"{"seats":[
- {"seat":1,"front":"3c 3d 4c","middle":"2h 2d 2c 4h 5d","back":"5s 6s 7s 8s 9s"},
- {"seat":2,"front":"As Ad 8c","middle":"Ks Kd Kc 6h 7h","back":"Th Jh Qh Kh Ah"},
- {"seat":3,"front":"Qs Qd 2s","middle":"Ts Td Tc 3s 4s","back":"4d 6d 7d 8d 9d"},
- {"seat":4,"front":"8h 9h Qc","middle":"Js Jd Jc 3h 5h","back":"5c 6c 7c 9c Ac"}]}"#;
-
 /// Loads the print stylesheet into the page as if printing on A4 (its
 /// printable width, 186 mm ≈ 703 px): navigation and buttons gone, nothing
 /// wider than the paper.

@@ -398,7 +398,7 @@ fn report_csvs(backend: &str) {
 fn the_jackpot_chart_marks_each_hit_and_seed() {
     for backend in backends() {
         let app = spawn_casino(backend);
-        room_with_a_hit(&app);
+        let hit = room_with_a_hit(&app);
         let answer =
             raw(&app, "GET", "/reports/jackpots.svg", &[("Authorization".into(), format!("Bearer {}", app.token))], "");
         assert_eq!(answer.status, 200);
@@ -406,7 +406,9 @@ fn the_jackpot_chart_marks_each_hit_and_seed() {
         // The hit, and two seeds: when the pool was made and after the hit locked it.
         assert_eq!(svg.matches("<g class=\"mark hit\"").count(), 1, "{svg}");
         assert_eq!(svg.matches("<g class=\"mark seed\"").count(), 2, "{svg}");
-        assert!(svg.contains("Bad beat: hit 1: 500.40, T1 hand #1 (pending) at "), "{svg}");
+        // Its time in the casino's zone.
+        let at = in_macau(hit["created_at"].as_str().unwrap());
+        assert!(svg.contains(&format!("Bad beat: hit 1: 500.40, T1 hand #1 (pending) at {at} CST")), "{svg}");
         assert!(svg.contains("Bad beat: seed 500.00 at "), "{svg}");
         let (_, html) = page(&app, "/reports/jackpots");
         assert!(html.contains("<g class=\"mark hit\""), "the page's chart too");
