@@ -11,7 +11,7 @@ use super::auth::Identity;
 use super::bodies::{NewPoolBody, NewTableBody, RulesetBody};
 use super::extract::{with_database, with_db};
 use super::helpers::{
-    csv_text, elapsed, field, flash, form_again, form_problem, form_token, optional, see_other, shown, utc, CsvFile,
+    csv_text, elapsed, field, flash, form_again, form_problem, form_token, optional, see_other, shown, CsvFile,
     FormState, Nav,
 };
 use super::routes::jackpots::REVIEWERS;
@@ -210,15 +210,18 @@ pub async fn exceptions_page(state: web::Data<AppState>, identity: Identity) -> 
     Ok(ExceptionsPage { tz: state.time_zone, nav: Nav::of(&identity), rows: with_db(&state, audit::exceptions).await? })
 }
 
-/// `GET /exceptions.csv` (RFC 4180).
+/// `GET /exceptions.csv` (RFC 4180): the page's table, as every report's
+/// file: the BOM, the page's headings, times in the casino's zone.
 pub async fn exceptions_csv(state: web::Data<AppState>, identity: Identity) -> Result<HttpResponse, AppError> {
     identity.require(REVIEWERS)?;
     let rows = with_db(&state, audit::exceptions).await?;
-    let mut out = CsvFile::new();
-    out.row(["at_utc", "kind", "table", "subject", "reason", "note", "by"])?;
+    let tz = state.time_zone;
+    let mut out = CsvFile::report();
+    out.row([format!("When ({tz})").as_str(), "Kind", "Table", "What", "Reason", "Note", "By"])?;
     for r in &rows {
         let t = csv_text;
-        out.row([utc(&r.at), r.kind.to_string(), t(&r.table), r.subject.clone(), t(&r.reason), t(&r.note), t(&r.by)])?;
+        let at = r.at.and_utc().with_timezone(&tz).format("%Y-%m-%d %H:%M:%S").to_string();
+        out.row([at, r.kind.to_string(), t(&r.table), r.subject.clone(), t(&r.reason), t(&r.note), t(&r.by)])?;
     }
     out.finish("exceptions.csv")
 }
