@@ -630,7 +630,7 @@ struct JackpotSlipPage {
 }
 
 impl JackpotSlipPage {
-    /// A time (UTC) in the hit's table's zone.
+    /// A time (UTC) in the casino's zone.
     fn when(&self, at: &chrono::NaiveDateTime) -> String {
         shown(at, self.tz)
     }
@@ -647,6 +647,6 @@ pub async fn jackpot_slip_page(
     identity.require(REVIEWERS)?;
     let id = path.into_inner();
     let slip = with_db(&state, move |c| jackpots::payout_slip(c, id)).await?;
-    let tz = slip.time_zone.parse().unwrap_or(state.time_zone);
-    Ok(JackpotSlipPage { nav: Nav::of(&identity), slip, tz })
+    // Times as on the floor page: in the casino's zone; the gaming day is the table's.
+    Ok(JackpotSlipPage { nav: Nav::of(&identity), slip, tz: state.time_zone })
 }
