@@ -168,7 +168,14 @@ impl Room {
             &self.db,
             &self.actor,
             table,
-            tables::SeatPlayer { seat, player: format!("Player {n}"), buy_in: Money::parse(BUY_IN, "buy_in").unwrap() },
+            tables::SeatPlayer {
+                seat,
+                player: pitboss::service::players::PlayerChoice {
+                    name: Some(format!("Player {n}")),
+                    ..Default::default()
+                },
+                buy_in: Money::parse(BUY_IN, "buy_in").unwrap(),
+            },
         )
         .expect("seat a player");
     }

@@ -10,6 +10,7 @@ pub mod board;
 pub mod hands;
 pub mod jackpots;
 pub mod ledger;
+pub mod players;
 pub mod pool;
 pub mod reports;
 pub mod rollups;

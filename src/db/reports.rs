@@ -24,9 +24,9 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use super::rollups;
-use super::schema::{casino_tables, hands, jackpot_hits, ledger_entries, pools, seating_totals, seatings};
+use super::schema::{casino_tables, hands, jackpot_hits, ledger_entries, players, pools, seating_totals, seatings};
 use super::DbConnection;
-use crate::domain::{AppError, EntryKind, HitId, Money, PoolId, SeatNo, SeatingId, TableId};
+use crate::domain::{AppError, EntryKind, HitId, Money, PlayerId, PoolId, SeatNo, SeatingId, TableId};
 
 /// Cents as a decimal with two places (the report rows' money).
 fn from_cents(cents: i64) -> Decimal {
@@ -612,7 +612,12 @@ pub struct SessionRow {
     pub table_id: i64,
     pub table: String,
     pub seat: i32,
+    /// The name the player was seated with.
     pub player: String,
+    /// The player's record (none for seatings made before records existed).
+    pub player_id: Option<i64>,
+    /// The record's member or ID number, if it has one.
+    pub member_no: Option<String>,
     pub seated_at: chrono::DateTime<chrono::Utc>,
     pub gaming_day: NaiveDate,
     /// `seated` or `cashed out`.
@@ -667,12 +672,30 @@ impl SessionCell {
     }
 }
 
+/// Whose sessions: the seatings seated on a gaming day of a range (at a
+/// table or all), or a player's (the latest [`PLAYER_SESSIONS`]).
+pub enum SessionsOf<'a> {
+    Range(&'a Range),
+    Player(PlayerId),
+}
+
+/// At most this many of a player's sessions are read (the latest).
+pub const PLAYER_SESSIONS: i64 = 500;
+
 /// Every seating whose `seated_at` falls on a gaming day of the range (the
 /// table's clock), with its totals as of now (also rows written after the
 /// range): one query, the seatings' totals kept with the ledger.
 pub fn session_report(conn: &mut DbConnection, range: &Range) -> Result<SessionReport, AppError> {
-    let (start, end) = range.window();
-    let tables = selected_tables(conn, range)?;
+    let (sessions, totals) = sessions(conn, SessionsOf::Range(range))?;
+    Ok(SessionReport { from: range.from, to: range.to, table: range.table, totals, sessions })
+}
+
+/// The sessions of a range or a player, oldest first, with their totals.
+pub fn sessions(conn: &mut DbConnection, of: SessionsOf) -> Result<(Vec<SessionRow>, SessionTotals), AppError> {
+    let tables = match &of {
+        SessionsOf::Range(range) => selected_tables(conn, range)?,
+        SessionsOf::Player(_) => all_tables(conn)?,
+    };
     let cashed_out = ledger_entries::table
         .filter(ledger_entries::seating_id.eq(seatings::id.nullable()))
         .filter(ledger_entries::kind.eq(EntryKind::CashOut));
@@ -685,22 +708,39 @@ pub fn session_report(conn: &mut DbConnection, range: &Range) -> Result<SessionR
         .single_value();
     let mut q = seatings::table
         .left_join(seating_totals::table.on(seating_totals::seating_id.eq(seatings::id)))
-        .filter(seatings::seated_at.ge(start))
-        .filter(seatings::seated_at.lt(end))
+        .left_join(players::table.on(players::id.nullable().eq(seatings::player_id)))
         .into_boxed();
-    if let Some(t) = range.table {
-        q = q.filter(seatings::table_id.eq(TableId(t)));
+    match &of {
+        SessionsOf::Range(range) => {
+            let (start, end) = range.window();
+            q = q.filter(seatings::seated_at.ge(start)).filter(seatings::seated_at.lt(end));
+            if let Some(t) = range.table {
+                q = q.filter(seatings::table_id.eq(TableId(t)));
+            }
+            q = q.order(seatings::id.asc());
+        }
+        SessionsOf::Player(player) => {
+            q = q.filter(seatings::player_id.eq(*player)).order(seatings::id.desc()).limit(PLAYER_SESSIONS);
+        }
     }
     type SessionTuple = (
-        (SeatingId, TableId, SeatNo, String, NaiveDateTime),
+        (SeatingId, TableId, SeatNo, String, NaiveDateTime, Option<PlayerId>),
+        Option<String>,
         Option<(Money, Money, Money, Money, Money)>,
         Option<Money>,
         bool,
     );
     let found: Vec<SessionTuple> = q
-        .order(seatings::id.asc())
         .select((
-            (seatings::id, seatings::table_id, seatings::seat, seatings::player, seatings::seated_at),
+            (
+                seatings::id,
+                seatings::table_id,
+                seatings::seat,
+                seatings::player,
+                seatings::seated_at,
+                seatings::player_id,
+            ),
+            players::member_no.nullable(),
             (
                 seating_totals::buy_in_cents,
                 seating_totals::add_ons_cents,
@@ -715,10 +755,12 @@ pub fn session_report(conn: &mut DbConnection, range: &Range) -> Result<SessionR
         .load(conn)?;
     let mut sessions = Vec::new();
     let mut totals = SessionCell::default();
-    for ((seating_id, table_id, seat, player, seated_at), sums, stack, cashed_out) in found {
+    for ((seating_id, table_id, seat, player, seated_at, player_id), member_no, sums, stack, cashed_out) in found {
         let Some(t) = tables.iter().find(|t| t.id == table_id.get()) else { continue };
-        if !range.contains(t.clock.day(seated_at)) {
-            continue;
+        if let SessionsOf::Range(range) = &of {
+            if !range.contains(t.clock.day(seated_at)) {
+                continue;
+            }
         }
         let (buy_in, add_ons, cash_out, rake, payouts) = sums.unwrap_or_default();
         let c = SessionCell {
@@ -742,6 +784,8 @@ pub fn session_report(conn: &mut DbConnection, range: &Range) -> Result<SessionR
             table: t.name.clone(),
             seat: seat.get(),
             player,
+            player_id: player_id.map(PlayerId::get),
+            member_no,
             seated_at: seated_at.and_utc(),
             gaming_day: t.clock.day(seated_at),
             status: if c.cashed_out { "cashed out" } else { "seated" },
@@ -755,22 +799,17 @@ pub fn session_report(conn: &mut DbConnection, range: &Range) -> Result<SessionR
         });
     }
     sessions.sort_by_key(|s| (s.seated_at, s.seating_id));
-    Ok(SessionReport {
-        from: range.from,
-        to: range.to,
-        table: range.table,
-        totals: SessionTotals {
-            sessions: sessions.len(),
-            buy_in: from_cents(totals.buy_in),
-            add_ons: from_cents(totals.add_ons),
-            cash_out: from_cents(totals.cash_out),
-            rake: from_cents(totals.rake),
-            jackpot_payouts: from_cents(totals.jackpot_payouts),
-            stack: from_cents(totals.stack),
-            net: from_cents(totals.net()),
-        },
-        sessions,
-    })
+    let totals = SessionTotals {
+        sessions: sessions.len(),
+        buy_in: from_cents(totals.buy_in),
+        add_ons: from_cents(totals.add_ons),
+        cash_out: from_cents(totals.cash_out),
+        rake: from_cents(totals.rake),
+        jackpot_payouts: from_cents(totals.jackpot_payouts),
+        stack: from_cents(totals.stack),
+        net: from_cents(totals.net()),
+    };
+    Ok((sessions, totals))
 }
 
 #[cfg(test)]

@@ -160,6 +160,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    players (id) {
+        id -> Int8,
+        name -> Text,
+        member_no -> Nullable<Text>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     pools (id) {
         id -> Int8,
         name -> Text,
@@ -206,6 +216,7 @@ diesel::table! {
         seat -> Int4,
         player -> Text,
         seated_at -> Timestamp,
+        player_id -> Nullable<Int8>,
     }
 }
 
@@ -295,7 +306,9 @@ diesel::joinable!(pool_days -> pools (pool_id));
 diesel::joinable!(ruleset_versions -> casino_tables (table_id));
 diesel::joinable!(ruleset_versions -> users (created_by));
 diesel::joinable!(seating_totals -> seatings (seating_id));
+diesel::joinable!(players -> users (created_by));
 diesel::joinable!(seatings -> casino_tables (table_id));
+diesel::joinable!(seatings -> players (player_id));
 diesel::joinable!(showdowns -> hands (hand_id));
 diesel::joinable!(sign_in_unlocks -> users (unlocked_by));
 diesel::joinable!(table_days -> casino_tables (table_id));
@@ -318,6 +331,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     ledger_entries,
     pool_balances,
     pool_days,
+    players,
     pools,
     ruleset_versions,
     seating_totals,

@@ -8,7 +8,8 @@ use super::schema::{
 };
 use super::{now, DbConnection};
 use crate::domain::{
-    EntryKind, HandId, HandNumber, Money, PoolId, RulesetVersionId, SeatNo, SeatingId, TableId, TableStatus, UserId,
+    EntryKind, HandId, HandNumber, Money, PlayerId, PoolId, RulesetVersionId, SeatNo, SeatingId, TableId, TableStatus,
+    UserId,
 };
 
 // ---- pools ----
@@ -291,12 +292,20 @@ pub fn active_seatings(conn: &mut DbConnection, table: TableId) -> QueryResult<V
         .collect())
 }
 
-pub fn insert_seating(conn: &mut DbConnection, table: TableId, seat: SeatNo, player: &str) -> QueryResult<SeatingId> {
+/// A seating of a player's record, under the name it has now.
+pub fn insert_seating(
+    conn: &mut DbConnection,
+    table: TableId,
+    seat: SeatNo,
+    player: PlayerId,
+    name: &str,
+) -> QueryResult<SeatingId> {
     diesel::insert_into(seatings::table)
         .values((
             seatings::table_id.eq(table),
             seatings::seat.eq(seat),
-            seatings::player.eq(player),
+            seatings::player.eq(name),
+            seatings::player_id.eq(player),
             seatings::seated_at.eq(now()),
         ))
         .returning(seatings::id)

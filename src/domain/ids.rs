@@ -74,6 +74,10 @@ id_type!(
     SeatingId, i64, diesel::sql_types::BigInt
 );
 id_type!(
+    /// A player's record (a name, perhaps a member number).
+    PlayerId, i64, diesel::sql_types::BigInt
+);
+id_type!(
     /// A jackpot pool.
     PoolId, i64, diesel::sql_types::BigInt
 );

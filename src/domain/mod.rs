@@ -13,7 +13,7 @@ pub mod user;
 
 pub use error::{AppError, Kind, Place};
 pub use ids::{
-    EntryId, HandId, HandNumber, HitId, PoolId, RulesetVersionId, SeatNo, SeatingId, TableId, TokenId, UserId,
+    EntryId, HandId, HandNumber, HitId, PlayerId, PoolId, RulesetVersionId, SeatNo, SeatingId, TableId, TokenId, UserId,
 };
 pub use money::{Money, PairUnit};
 pub use result::StoredResult;

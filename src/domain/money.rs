@@ -276,9 +276,9 @@ mod tests {
         ] {
             let e = Money::parse(text, "unit").unwrap_err();
             assert_eq!((e.code, e.place.field.as_deref()), ("bad_money", Some("unit")), "{text}");
-            assert!(e.message.starts_with("unit ") && e.message.contains(needle), "{text}: {}", e.message);
+            assert!(e.message.starts_with("the unit ") && e.message.contains(needle), "{text}: {}", e.message);
         }
-        assert!(Money::parse_positive("0", "buy_in").unwrap_err().message.contains("greater than zero"));
+        assert!(Money::parse_positive("0", "buy_in").unwrap_err().message.contains("more than zero"));
     }
 
     #[test]

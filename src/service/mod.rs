@@ -9,7 +9,22 @@ pub mod audit;
 pub mod board;
 pub mod hands;
 pub mod jackpots;
+pub mod players;
 pub mod rollups;
 mod showdown_z;
 pub mod tables;
 pub mod users;
+
+/// A name typed by a person (a pool, a table, a player): trimmed, 1 to 80
+/// printable characters, or `bad_name` at `field` (`what` names it in words).
+pub(crate) fn check_name(name: &str, what: &str, field: &str) -> Result<String, crate::domain::AppError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
+        return Err(crate::domain::AppError::invalid(
+            "bad_name",
+            format!("{what} must be 1 to 80 printable characters"),
+        )
+        .at_field(field));
+    }
+    Ok(name.to_string())
+}

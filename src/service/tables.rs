@@ -5,7 +5,8 @@
 use chrono::NaiveTime;
 use serde::{Deserialize, Serialize};
 
-use super::audit;
+use super::players::{self, PlayerChoice};
+use super::{audit, check_name};
 use crate::db::ledger::{self, NewEntry};
 use crate::db::rollups::{self, PoolDay, SeatingTotals};
 use crate::db::tables::{self as q, RulesetRow, Seated};
@@ -159,21 +160,12 @@ pub struct NewTable {
 
 pub struct SeatPlayer {
     pub seat: i32,
-    pub player: String,
+    /// Who: a player's record chosen, or one made now.
+    pub player: PlayerChoice,
     pub buy_in: Money,
 }
 
 // ---- pools ----
-
-fn check_name(name: &str, what: &str, field: &str) -> Result<String, AppError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
-        return Err(
-            AppError::invalid("bad_name", format!("{what} must be 1 to 80 printable characters")).at_field(field)
-        );
-    }
-    Ok(name.to_string())
-}
 
 pub fn create_pool(db: &Database, actor: &Actor, req: NewPool) -> Result<PoolView, AppError> {
     let name = check_name(&req.name, "the pool name", "name")?;
@@ -919,7 +911,7 @@ pub fn seat_player(db: &Database, actor: &Actor, table: TableId, req: SeatPlayer
         .at_field("seat"));
     }
     let seat = SeatNo(req.seat);
-    let player = check_name(&req.player, "the player name", "player")?;
+    let choice = req.player.checked()?;
     let buy_in = req.buy_in;
     if buy_in.is_zero() {
         return Err(AppError::invalid("bad_money", "the buy-in must be more than zero").at_field("buy_in"));
@@ -934,13 +926,17 @@ pub fn seat_player(db: &Database, actor: &Actor, table: TableId, req: SeatPlayer
             return Err(AppError::conflict("seat_taken", format!("seat {seat} is taken")).at_field("seat"));
         }
         check_table_money(seated.iter().map(|s| s.stack), buy_in, "the buy-in").map_err(|e| e.at_field("buy_in"))?;
-        let seating = q::insert_seating(conn, table, seat, &player)?;
+        let player = players::choose_or_make(conn, &actor, choice)?;
+        let seating = q::insert_seating(conn, table, seat, player.id, &player.name)?;
         ledger::insert(
             conn,
             &[NewEntry { table_id: Some(table), seating_id: Some(seating), ..NewEntry::new(EntryKind::BuyIn, buy_in) }],
         )?;
         rollups::add_seating_totals(conn, &[(seating, SeatingTotals { buy_in, ..Default::default() })])?;
-        let detail = serde_json::json!({ "seat": seat, "player": player, "buy_in": buy_in });
+        let detail = serde_json::json!({
+            "seat": seat, "player": player.name, "player_id": player.id, "member_no": player.member_no,
+            "new_player": player.made, "buy_in": buy_in
+        });
         audit::record(conn, &actor, "seat_player", &format!("table {table} seat {seat}"), detail)
     })?;
     get_table(&mut *db.conn()?, table)

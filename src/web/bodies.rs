@@ -4,7 +4,8 @@
 
 use serde::Deserialize;
 
-use crate::domain::{AppError, Money, PoolId};
+use crate::domain::{AppError, Money, PlayerId, PoolId};
+use crate::service::players::PlayerChoice;
 use crate::service::tables::{
     NewPool, NewTable, PairUnitInput, PoolEdit, RulesetInput, SeatPlayer, SharesView, TableEdit,
 };
@@ -99,14 +100,35 @@ impl NewTableBody {
 #[serde(deny_unknown_fields)]
 pub struct SeatPlayerBody {
     pub seat: i32,
-    pub player: String,
+    /// A new player's name (or, beside `player_id` or `member_no`, the
+    /// chosen player's name, checked).
+    #[serde(default)]
+    pub player: Option<String>,
+    /// A player's record (`GET /api/v1/players`).
+    #[serde(default)]
+    pub player_id: Option<i64>,
+    /// A member or ID number: chooses its player, or is the new player's.
+    #[serde(default)]
+    pub member_no: Option<String>,
     pub buy_in: String,
 }
 
 impl SeatPlayerBody {
     pub fn parse(self) -> Result<SeatPlayer, AppError> {
-        Ok(SeatPlayer { seat: self.seat, player: self.player, buy_in: Money::parse(&self.buy_in, "buy_in")? })
+        Ok(SeatPlayer {
+            seat: self.seat,
+            player: PlayerChoice { id: self.player_id.map(PlayerId), name: self.player, member_no: self.member_no },
+            buy_in: Money::parse(&self.buy_in, "buy_in")?,
+        })
     }
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewPlayerBody {
+    pub name: String,
+    #[serde(default)]
+    pub member_no: Option<String>,
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

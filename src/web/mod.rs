@@ -17,6 +17,7 @@ pub mod helpers;
 pub mod observe;
 pub mod openapi;
 pub mod pages;
+pub mod players;
 pub mod reports;
 pub mod routes;
 pub mod startup;

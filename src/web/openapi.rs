@@ -15,7 +15,7 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::openapi::{OpenApi as Document, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
-use super::routes::{hands, health, jackpots, metrics, score, tables, users};
+use super::routes::{hands, health, jackpots, metrics, players, score, tables, users};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -64,6 +64,9 @@ use super::routes::{hands, health, jackpots, metrics, score, tables, users};
         tables::board,
         tables::close_table,
         tables::open_table,
+        players::list_players,
+        players::get_player,
+        players::create_player,
         hands::start_hand,
         hands::get_hand,
         hands::preview,
@@ -82,6 +85,7 @@ use super::routes::{hands, health, jackpots, metrics, score, tables, users};
         (name = "tables", description = "Pools, tables, rulesets, seats and the ledger"),
         (name = "hands", description = "The hand lifecycle: start, preview, commit, void, rescore, scans"),
         (name = "jackpots", description = "Jackpot hits and their two sign-offs"),
+        (name = "players", description = "Players' records, their sessions and results"),
         (name = "users", description = "Users and API tokens"),
         (name = "audit", description = "The audit trail and the exception report"),
         (name = "operations", description = "Liveness, readiness and metrics"),

@@ -10,10 +10,12 @@ use super::auth::Identity;
 use super::bodies::{AmountBody, SeatPlayerBody};
 use super::dealer;
 use super::extract::{with_database, with_db};
-use super::helpers::{field, flash, form_again, form_problem, form_token, page_with_status, see_other, CsvFile, Nav};
+use super::helpers::{
+    field, flash, form_again, form_problem, form_token, optional, page_with_status, see_other, CsvFile, Nav,
+};
 use super::state::AppState;
 use crate::domain::{AppError, HandNumber, HandStatus, HitStatus, Money, Role, SeatNo, TableId, VoidReason};
-use crate::service::{hands, tables};
+use crate::service::{hands, players, tables};
 
 /// The stylesheets, built into the binary from `static/`.
 const STATIC_FILES: &[(&str, &str, &str)] = &[
@@ -75,7 +77,13 @@ struct TablePage {
     problem: String,
     /// The seat the problem belongs to (shown in that seat's box).
     problem_seat: Option<SeatNo>,
+    /// Returning players to choose from in an open seat's form (the most
+    /// recently seated; none when no seat is open).
+    players: Vec<players::PlayerView>,
 }
+
+/// Players offered in an open seat's form.
+const PLAYERS_OFFERED: i64 = 100;
 
 /// `GET /tables/{id}`: the table as the dealer sees it.
 pub async fn table_page(
@@ -141,8 +149,7 @@ pub async fn seat_post(
     let value = |name: &str| field(&form, name).trim().to_string();
     let actor = identity.actor.clone();
     let outcome = match action.as_str() {
-        "seat" => match (SeatPlayerBody { seat: seat.get(), player: value("player"), buy_in: value("amount") }).parse()
-        {
+        "seat" => match seat_body(&form, seat).and_then(SeatPlayerBody::parse) {
             Ok(req) => with_database(&state, move |db| tables::seat_player(db, &actor, id, req)).await.map(|_| None),
             Err(e) => Err(e),
         },
@@ -167,6 +174,25 @@ pub async fn seat_post(
             Ok(form_again(page, &request, &problem))
         }
     }
+}
+
+/// The seat form: a returning player chosen from the list (`player_id`) or
+/// by their member number, or a new player's name.
+fn seat_body(form: &[(String, String)], seat: SeatNo) -> Result<SeatPlayerBody, AppError> {
+    let player_id = match optional(form, "player_id") {
+        None => None,
+        Some(p) => Some(
+            p.parse::<i64>()
+                .map_err(|_| AppError::invalid("bad_player", "choose a player from the list").at_field("player_id"))?,
+        ),
+    };
+    Ok(SeatPlayerBody {
+        seat: seat.get(),
+        player: optional(form, "player"),
+        player_id,
+        member_no: optional(form, "member_no"),
+        buy_in: field(form, "amount").trim().to_string(),
+    })
 }
 
 /// A cash-out form's outcome: the confirmation to show, or the slip's address.
@@ -251,11 +277,14 @@ async fn table_view(
     problem: String,
     problem_seat: Option<SeatNo>,
 ) -> Result<TablePage, AppError> {
-    let (table, open, last_committed) = with_db(state, move |c| {
+    let can_seat = identity.user.deals_at(id) || identity.user.has(Role::Floor);
+    let (table, open, last_committed, offered) = with_db(state, move |c| {
         let table = tables::get_table(c, id)?;
         let open = table.open_hand.map(|n| hands::get_hand(c, id, n)).transpose()?;
         let last_committed = hands::last_committed(c, id)?;
-        Ok((table, open, last_committed))
+        let seat_open = (table.seats.len() as i32) < table.seat_count;
+        let offered = if can_seat && seat_open { players::list_players(c, "", PLAYERS_OFFERED)? } else { Vec::new() };
+        Ok((table, open, last_committed, offered))
     })
     .await?;
     let seats = (1..=table.seat_count)
@@ -282,6 +311,7 @@ async fn table_view(
         last_committed,
         problem,
         problem_seat,
+        players: offered,
     })
 }
 

@@ -6,9 +6,9 @@ use actix_web::dev::Server;
 use actix_web::{error::InternalError, middleware, web, App, HttpServer, ResponseError};
 
 use super::observe::Lifecycle;
-use super::routes::{self, hands, health, jackpots, score, tables, users};
+use super::routes::{self, hands, health, jackpots, players, score, tables, users};
 use super::state::{AppState, MAX_BODY_BYTES};
-use super::{account, admin, floor, pages, reports};
+use super::{account, admin, floor, pages, players as player_pages, reports};
 use crate::config::Config;
 use crate::db::Database;
 use crate::domain::AppError;
@@ -57,6 +57,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(form(floor::create_table_post)),
         )
         .service(web::resource("/admin/pools").route(form(floor::create_pool_post)))
+        .service(
+            web::resource("/players")
+                .route(web::get().to(player_pages::players_page))
+                .route(form(player_pages::players_post)),
+        )
+        .service(web::resource("/players/{id}").route(web::get().to(player_pages::player_page)))
         .service(
             web::resource("/admin/tables/{id}").route(web::get().to(admin::table_page)).route(form(admin::table_post)),
         )
@@ -136,6 +142,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(resource("/jackpots/{id}/reject").route(web::post().to(jackpots::reject)))
                 .service(resource("/audit").route(web::get().to(jackpots::audit_trail)))
                 .service(resource("/exceptions").route(web::get().to(jackpots::exceptions)))
+                .service(
+                    resource("/players")
+                        .route(web::get().to(players::list_players))
+                        .route(web::post().to(players::create_player)),
+                )
+                .service(resource("/players/{id}").route(web::get().to(players::get_player)))
                 .service(resource("/presets").route(web::get().to(score::list_presets)))
                 .service(resource("/analyse").route(web::post().to(score::analyse)))
                 .service(

@@ -1223,6 +1223,24 @@ async fn a_cash_out_asks_first_and_gives_a_slip() {
     let (_, table) = request(&app, "GET", "/api/v1/tables/1", "");
     assert_eq!(table["seats"].as_array().unwrap().len(), 3);
     screenshot(&client, "cash-out-slip").await;
+
+    // Bo comes back: chosen from the open seat's list of returning players.
+    for (width, height) in [(1366, 768), (1024, 768)] {
+        viewport(&client, width, height).await;
+        client.goto(&format!("{base}/tables/1")).await.unwrap();
+        client.find(Locator::Css(".seat[data-seat='2'] .seat-actions summary")).await.unwrap().click().await.unwrap();
+        let fits = js(&client, "const f = document.querySelector(\".seat[data-seat='2'] .seat-form\").getBoundingClientRect(); const s = document.querySelector(\".seat[data-seat='2']\").getBoundingClientRect(); return f.right <= s.right + 1 && document.documentElement.scrollWidth <= innerWidth").await;
+        assert_eq!(fits, serde_json::json!(true), "the seat form fits its seat at {width}x{height}");
+        screenshot(&client, &format!("table-seat-returning-player-{width}x{height}")).await;
+    }
+    let list = client.find(Locator::Css(".seat[data-seat='2'] select[name=player_id]")).await.unwrap();
+    list.select_by_label("Bo").await.unwrap();
+    let amount = client.find(Locator::Css(".seat[data-seat='2'] .seat-form input[name=amount]")).await.unwrap();
+    amount.send_keys("50\u{E007}").await.unwrap();
+    eventually("Bo back in seat 2", || async { text_of(&client, ".seat[data-seat='2'] .player").await == "Bo" }).await;
+    let (_, players) = request(&app, "GET", "/api/v1/players?q=bo", "");
+    assert_eq!(players.as_array().unwrap().len(), 1, "Bo's record, not a new one: {players}");
+    assert_eq!(players[0]["sessions"], 2);
     client.close().await.unwrap();
 }
 
@@ -1270,6 +1288,62 @@ async fn swagger_ui_shows_the_api_under_the_content_security_policy() {
     .await;
     assert!(text_of(&client, ".info .title").await.starts_with("pitboss"));
     screenshot(&client, "api-docs").await;
+    client.close().await.unwrap();
+}
+
+/// Every back-office form page and the players' pages fit 1366×768 and
+/// 1024×768 (no sideways scrolling), each with a screenshot to look at; a
+/// refused form in the browser keeps what was typed and marks its field.
+#[actix_web::test]
+async fn the_back_office_forms_and_players_pages_fit_a_laptop_and_a_tablet() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let app = spawn_app("sqlite");
+    set_up(&app);
+    let member = r#"{"name":"Eve Lam","member_no":"M-77"}"#;
+    assert_eq!(request(&app, "POST", "/api/v1/players", member).0, 201);
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    let base = format!("http://{}", app.base);
+    sign_in(&client, &base, "boss").await;
+    let pages = [
+        ("/admin/tables/1", "admin-table"),
+        ("/tables/1/ruleset", "ruleset"),
+        ("/admin/pools/1", "admin-pool"),
+        ("/admin/users", "admin-users"),
+        ("/players", "players"),
+        ("/players/2", "player"),
+    ];
+    for (width, height) in [(1366, 768), (1024, 768)] {
+        viewport(&client, width, height).await;
+        for (path, name) in pages {
+            client.goto(&format!("{base}{path}")).await.unwrap();
+            let h1 = text_of(&client, "h1").await;
+            assert!(!h1.is_empty(), "{path} has a heading");
+            let fits = js(&client, "return document.documentElement.scrollWidth <= innerWidth").await;
+            assert_eq!(fits, serde_json::json!(true), "{path} is wider than {width}px");
+            screenshot(&client, &format!("{name}-{width}x{height}")).await;
+        }
+    }
+    // Bo's page: his session at Table 7 with his buy-in.
+    client.goto(&format!("{base}/players/2")).await.unwrap();
+    assert_eq!(text_of(&client, "h1").await, "Bo");
+    assert!(text_of(&client, "table.report").await.contains("100.00"));
+    // A refused seed keeps the amount typed and marks the note.
+    client.goto(&format!("{base}/admin/pools/1")).await.unwrap();
+    let amount = client.find(Locator::Css("form[action$='/seed'] input[name=amount]")).await.unwrap();
+    amount.send_keys("25").await.unwrap();
+    // Spaces pass the browser's own check of a required field; the service refuses them.
+    let note = client.find(Locator::Css("form[action$='/seed'] input[name=note]")).await.unwrap();
+    note.send_keys("   ").await.unwrap();
+    client.find(Locator::Css("form[action$='/seed'] button")).await.unwrap().click().await.unwrap();
+    eventually("the refused seed", || async {
+        js(&client, "const n = document.querySelector(\"form[action$='/seed'] [name=note]\"); return n && n.getAttribute('aria-invalid') === 'true'").await
+            == serde_json::json!(true)
+    })
+    .await;
+    let kept = js(&client, "return document.querySelector(\"form[action$='/seed'] input[name=amount]\").value").await;
+    assert_eq!(kept, serde_json::json!("25"));
+    screenshot(&client, "admin-pool-seed-refused-1024x768").await;
     client.close().await.unwrap();
 }
 

@@ -471,6 +471,14 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("POST", "/api/v1/pools/1/seed", "[]", "floor admin"),
     ("GET", "/admin/pools/1", "", "floor admin"),
     ("POST", "/admin/pools/1/seed", "", "floor admin"),
+    // Players: those who seat them and count their money read them; the
+    // accountant makes no records.
+    ("GET", "/api/v1/players", "", "dealer1 dealer2 floor accountant admin"),
+    ("GET", "/api/v1/players/1", "", "dealer1 dealer2 floor accountant admin"),
+    ("POST", "/api/v1/players", "[]", "dealer1 dealer2 floor admin"),
+    ("GET", "/players", "", "dealer1 dealer2 floor accountant admin"),
+    ("GET", "/players/1", "", "dealer1 dealer2 floor accountant admin"),
+    ("POST", "/players", "", "dealer1 dealer2 floor admin"),
     // Signing out: anyone signed in.
     ("POST", "/logout", "", "*"),
 ];

@@ -18,6 +18,7 @@ mod model;
 mod ofc_table;
 mod ops;
 mod pages;
+mod players;
 mod postgres_outage;
 mod reports;
 mod schema;

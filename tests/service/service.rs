@@ -83,15 +83,19 @@ fn seat_of(v: &Value, seat: i64) -> &Value {
     arr(v).iter().find(|s| s["seat"].as_i64() == Some(seat)).unwrap_or_else(|| panic!("no seat {seat} in {v}"))
 }
 
-/// The error body of a refused request: JSON `{"error": "..."}` naming each needle.
+/// The error body of a refused request: JSON `{"error": "..."}` naming each
+/// needle, in its message (a field in words counts: `buy_in` as "the
+/// buy-in") or as the error's `field`.
 fn assert_error(answer: &Value, needles: &[&str], what: &str) {
     let message =
         answer["error"].as_str().unwrap_or_else(|| panic!("{what}: the answer is not a JSON error: {answer}"));
     assert!(!message.trim().is_empty(), "{what}: empty error message");
+    let words = |s: &str| s.to_lowercase().replace(['_', '-'], " ");
+    let field = answer["field"].as_str().unwrap_or("");
     for n in needles {
         assert!(
-            message.to_lowercase().contains(&n.to_lowercase()),
-            "{what}: the error {message:?} does not name {n:?}"
+            words(message).contains(&words(n)) || (!field.is_empty() && field.contains(n)),
+            "{what}: the error {message:?} (field {field:?}) does not name {n:?}"
         );
     }
 }

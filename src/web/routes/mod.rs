@@ -5,6 +5,7 @@ pub mod hands;
 pub mod health;
 pub mod jackpots;
 pub mod metrics;
+pub mod players;
 pub mod score;
 pub mod tables;
 pub mod users;

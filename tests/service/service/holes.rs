@@ -164,7 +164,7 @@ fn only_the_floor_sets_per_pair_stakes_and_every_sheet_shows_them() {
             (json!([{"seats": [1, 9], "unit": "10"}]), "seat 9"),
             (json!([{"seats": [2, 2], "unit": "10"}]), "itself"),
             (json!([{"seats": [1, 2], "unit": "0.001"}]), "two decimal places"),
-            (json!([{"seats": [1, 2], "unit": "0"}]), "greater than zero"),
+            (json!([{"seats": [1, 2], "unit": "0"}]), "more than zero"),
             (json!([{"seats": [1, 2], "unit": "1e3"}]), "exponent"),
             (json!([{"seats": [1, 2], "unit": "5"}, {"seats": [2, 1], "unit": "6"}]), "twice"),
         ] {
