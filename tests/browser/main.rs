@@ -1399,11 +1399,11 @@ async fn the_jackpot_and_cash_out_slips_print_and_the_reports_fit_the_screen() {
     // The floor page after payment: the breakdown, and the slip a click away.
     viewport(&client, 1366, 768).await;
     client.goto(&format!("{base}/floor")).await.unwrap();
-    let decided = text_of(&client, "#hit-1 .paid-to").await;
+    let decided = text_of(&client, "#decided-hit-1 .paid-to").await;
     assert!(decided.contains("seat 1 Ann (loser)") && decided.contains("seat 2 Bo (winner)"), "{decided}");
     fits_across(&client, 1024, 768, "floor-paid").await;
     fits_across(&client, 1366, 768, "floor-paid").await;
-    client.find(Locator::Css("#hit-1 a[href='/jackpots/1/slip']")).await.unwrap().click().await.unwrap();
+    client.find(Locator::Css("#decided-hit-1 a[href='/jackpots/1/slip']")).await.unwrap().click().await.unwrap();
     eventually("the payout slip", || async { text_of(&client, "h1").await.starts_with("Jackpot payout slip") }).await;
     let slip = text_of(&client, "#slip").await;
     for part in ["Table 7", "Ann", "Bo", "Cy", "Dee", "flo", "ada", "Approved by", "Verified by"] {

@@ -221,7 +221,7 @@ fn jackpot_slip(backend: &str) {
 
     // After payment, the floor page still shows the breakdown, and links the slip.
     let (_, floor) = page(&app, "/floor");
-    let decided = &floor[floor.find("id=\"hit-1\"").expect("hit 1 among the decided")..];
+    let decided = &floor[floor.find("id=\"decided-hit-1\"").expect("hit 1 among the decided")..];
     let decided = text(&decided[..decided.find("</tr>").unwrap()]);
     for part in ["seat 1 Ann (loser): 250.20", "seat 2 Ben (winner): 150.12", "seat 4 Dan (other): 50.04"] {
         assert!(decided.contains(part), "{part} in {decided}");
