@@ -335,7 +335,14 @@ fn hits_grid(report: &reports::JackpotReport, tz: chrono_tz::Tz) -> Grid {
             Cell::num(h.winner_seat),
             Cell::num(money(h.amount)),
             Cell::num(money(h.paid)),
-            Cell { class: "status", ..Cell::plain(h.status) },
+            Cell {
+                class: match h.status {
+                    "voided" => "hit-voided",
+                    "rejected" => "hit-rejected",
+                    _ => "",
+                },
+                ..Cell::plain(h.status)
+            },
         ]);
     }
     let amount: rust_decimal::Decimal = report.hits.iter().map(|h| h.amount).sum();
