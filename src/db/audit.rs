@@ -261,3 +261,23 @@ pub fn pool_history(conn: &mut DbConnection, target: &str) -> QueryResult<Vec<Ev
         ))
         .load(conn)
 }
+
+/// Who made a change: the events of `action` on `target` written at or after
+/// `at` (the change's own time), oldest first, with the user's display name:
+/// (username, display name, detail).
+pub fn events_on_since(
+    conn: &mut DbConnection,
+    action: &str,
+    target: &str,
+    at: NaiveDateTime,
+) -> QueryResult<Vec<(String, Option<String>, String)>> {
+    audit_events::table
+        .left_join(users::table.on(users::id.nullable().eq(audit_events::user_id)))
+        .filter(audit_events::action.eq(action))
+        .filter(audit_events::target.eq(target))
+        .filter(audit_events::created_at.ge(at))
+        .order(audit_events::id.asc())
+        .limit(20)
+        .select((audit_events::username, users::display_name.nullable(), audit_events::detail))
+        .load(conn)
+}

@@ -200,3 +200,29 @@ pub fn cashed_out(conn: &mut DbConnection, seating: SeatingId) -> QueryResult<bo
     ))
     .get_result(conn)
 }
+
+/// What a jackpot hit paid each seating (its `jackpot_payout` rows).
+pub fn payouts_of_hit(conn: &mut DbConnection, hit: HitId) -> QueryResult<Vec<(Option<SeatingId>, Money)>> {
+    ledger_entries::table
+        .filter(ledger_entries::jackpot_hit_id.eq(hit))
+        .filter(ledger_entries::kind.eq(EntryKind::JackpotPayout))
+        .order(ledger_entries::id.asc())
+        .select((ledger_entries::seating_id, ledger_entries::amount_cents))
+        .load(conn)
+}
+
+/// One ledger row by its id.
+pub fn entry(conn: &mut DbConnection, id: EntryId) -> QueryResult<Option<Entry>> {
+    ledger_entries::table.find(id).select(Entry::as_select()).first(conn).optional()
+}
+
+/// The cash-out row of a seating (a seating cashes out once).
+pub fn cash_out_entry(conn: &mut DbConnection, seating: SeatingId) -> QueryResult<Option<EntryId>> {
+    ledger_entries::table
+        .filter(ledger_entries::seating_id.eq(seating))
+        .filter(ledger_entries::kind.eq(EntryKind::CashOut))
+        .order(ledger_entries::id.desc())
+        .select(ledger_entries::id)
+        .first(conn)
+        .optional()
+}

@@ -381,6 +381,23 @@ pub struct BalanceSeries {
     pub end: NaiveDateTime,
     pub opening: i64,
     pub points: Vec<(NaiveDateTime, i64)>,
+    /// The pool's hits and seeds in the range, oldest first, for the chart's markers.
+    pub marks: Vec<PoolMark>,
+}
+
+/// A hit or a seed of a pool, marked on the jackpot chart at its time (UTC).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolMark {
+    pub at: NaiveDateTime,
+    pub kind: MarkKind,
+    /// "hit 3: 100.80, LA 1 hand #2 (paid)", "seed 100.00".
+    pub label: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    Hit,
+    Seed,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -503,6 +520,32 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
         let status_of_hit: HashMap<i64, &'static str> =
             super::jackpots::statuses(conn, &typed)?.into_iter().map(|(k, v)| (k.get(), v.name())).collect();
         let paid = super::jackpots::paid_out(conn, &typed)?;
+        let mut marks: Vec<PoolMark> = ledger_entries::table
+            .filter(ledger_entries::pool_id.eq(pool_id))
+            .filter(ledger_entries::kind.eq(EntryKind::PoolSeed))
+            .filter(ledger_entries::created_at.ge(start))
+            .filter(ledger_entries::created_at.lt(end))
+            .order(ledger_entries::id.asc())
+            .select((ledger_entries::created_at, ledger_entries::amount_cents))
+            .load::<(NaiveDateTime, Money)>(conn)?
+            .into_iter()
+            .filter(|(at, _)| range.contains(clock.day(*at)))
+            .map(|(at, amount)| PoolMark { at, kind: MarkKind::Seed, label: format!("seed {amount}") })
+            .collect();
+        for h in &hits {
+            let (id, at, table, hand, amount) = (h.0, h.1, h.2, h.3, h.7);
+            marks.push(PoolMark {
+                at,
+                kind: MarkKind::Hit,
+                label: format!(
+                    "hit {id}: {}, {} hand #{hand} ({})",
+                    Money::from_cents(amount),
+                    table_name(table),
+                    status_of_hit[&id]
+                ),
+            });
+        }
+        marks.sort_by_key(|m| m.at);
         for (hit_id, created_at, table_id, hand, hit_kind, loser_seat, winner_seat, amount) in hits {
             hits_out.push(HitRow {
                 hit_id,
@@ -528,6 +571,7 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
             end: clock.day_start(range.to + Duration::days(1)),
             opening: cell.opening,
             points,
+            marks,
         });
         pool_rows.push(pool_row(*pool_id, pool_name.clone(), &cell));
     }

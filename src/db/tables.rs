@@ -380,3 +380,15 @@ pub fn insert_status_change(
         .execute(conn)?;
     Ok(at)
 }
+
+/// A seating: (table, seat, player, seated at).
+pub fn seating(
+    conn: &mut DbConnection,
+    id: SeatingId,
+) -> QueryResult<Option<(TableId, SeatNo, String, chrono::NaiveDateTime)>> {
+    seatings::table
+        .find(id)
+        .select((seatings::table_id, seatings::seat, seatings::player, seatings::seated_at))
+        .first(conn)
+        .optional()
+}

@@ -250,6 +250,77 @@ fn hit_row(conn: &mut DbConnection, id: HitId) -> Result<HitRow, AppError> {
     q::hit_rows(conn, Some(id))?.pop().ok_or_else(|| AppError::not_found("no_hit", format!("no jackpot hit {id}")))
 }
 
+/// A line of a payout slip: a seat's share as planned by the pool's shares
+/// and, once the hit is paid, what the ledger paid that seat.
+#[derive(Clone, Debug, Serialize)]
+pub struct SlipLine {
+    pub seat: SeatNo,
+    pub player: String,
+    /// `loser`, `winner` or `other`.
+    pub share: &'static str,
+    /// The share in percent of the hit (an `other` seat's part of the others' share).
+    pub percent: String,
+    pub amount: Money,
+    /// Paid by the ledger (`None` while the hit is not paid).
+    pub paid: Option<Money>,
+}
+
+/// A jackpot payout slip: the hit, its table's gaming day and time zone, the
+/// pool's shares and each winner's share by seat and name, the sign-offs.
+#[derive(Clone, Debug, Serialize)]
+pub struct PayoutSlip {
+    pub hit: HitView,
+    /// The hit's table's gaming day (`YYYY-MM-DD`) and time zone.
+    pub gaming_day: String,
+    pub time_zone: String,
+    /// The pool's shares in percent: loser, winner, the other seats together.
+    pub shares: (i32, i32, i32),
+    pub lines: Vec<SlipLine>,
+    /// What the ledger paid for this hit (zero unless paid).
+    pub paid_total: Money,
+}
+
+/// The payout slip of hit `id` (any status; a slip of a hit not paid says so).
+pub fn payout_slip(conn: &mut DbConnection, id: HitId) -> Result<PayoutSlip, AppError> {
+    let row = hit_row(conn, id)?;
+    let table = crate::db::tables::table(conn, row.table_id)?
+        .ok_or_else(|| AppError::internal(format!("hit {id} names no table")))?;
+    let clock = crate::db::rollups::clock(&table.time_zone, &table.gaming_day_cutoff)?;
+    let plan = payout_plan(conn, &row)?;
+    let ledger_paid = ledger::payouts_of_hit(conn, id)?;
+    let shares = row.shares;
+    let others = plan.iter().filter(|p| p.share == "other").count().max(1);
+    let status = statuses(conn, &[id])?[&id];
+    let lines = plan
+        .iter()
+        .map(|p| SlipLine {
+            seat: p.seat,
+            player: p.player.clone(),
+            share: p.share,
+            percent: match p.share {
+                "loser" => format!("{}%", shares.0),
+                "winner" => format!("{}%", shares.1),
+                _ => {
+                    let each = rust_decimal::Decimal::from(shares.2) / rust_decimal::Decimal::from(others as i64);
+                    format!("{}%", each.round_dp(2).normalize())
+                }
+            },
+            amount: p.amount,
+            paid: (status == HitStatus::Paid)
+                .then(|| ledger_paid.iter().filter(|(s, _)| *s == Some(p.seating)).map(|(_, m)| *m).sum::<Money>()),
+        })
+        .collect();
+    let paid_total = ledger_paid.iter().map(|(_, m)| *m).sum();
+    Ok(PayoutSlip {
+        gaming_day: crate::db::rollups::day(clock, row.created_at),
+        time_zone: table.time_zone.clone(),
+        shares,
+        lines,
+        paid_total,
+        hit: view(conn, row, status)?,
+    })
+}
+
 /// Who may make a decision: approval is the floor's; verification and
 /// rejection a floor or admin user's.
 pub fn roles_for(decision: SignoffAction) -> &'static [Role] {

@@ -1020,10 +1020,94 @@ pub fn cash_out(db: &Database, actor: &Actor, table: TableId, seat: SeatNo) -> R
             conn,
             &[(seating.seating, SeatingTotals { cash_out: seating.stack, ..Default::default() })],
         )?;
-        let detail = serde_json::json!({ "amount": seating.stack });
+        // The row's id names the cash-out's slip (`cash_out_slip`).
+        let entry = ledger::cash_out_entry(conn, seating.seating)?;
+        let detail = serde_json::json!({ "amount": seating.stack, "entry": entry });
         audit::record(conn, &actor, "cash_out", &format!("table {table} seat {seat}"), detail)
     })?;
     get_table(&mut *db.conn()?, table)
+}
+
+/// A cash-out slip: the table, seat and player, what they bought in and
+/// added, the amount cashed out, who did it and when (UTC).
+#[derive(Clone, Debug, Serialize)]
+pub struct CashOutSlip {
+    pub entry: crate::domain::EntryId,
+    pub table_id: TableId,
+    pub table_name: String,
+    /// The table's time zone and the cash-out's gaming day there.
+    pub time_zone: String,
+    pub gaming_day: String,
+    pub seat: SeatNo,
+    pub player: String,
+    pub seated_at: chrono::NaiveDateTime,
+    pub buy_in: Money,
+    pub add_ons: Money,
+    /// Jackpot shares paid to the seat.
+    pub jackpot_payouts: Money,
+    /// Taken off the table (positive).
+    pub cashed_out: Money,
+    /// What the session won (negative: lost): cashed out − buy-in − add-ons.
+    pub result: Money,
+    /// UTC.
+    pub at: chrono::NaiveDateTime,
+    /// Who cashed the player out (from the audit trail).
+    pub by_username: String,
+    pub by_name: String,
+}
+
+/// The slip of the cash-out that ledger row `entry` of `table` records; any
+/// other row (or one of another table) is `no_cash_out`.
+pub fn cash_out_slip(
+    conn: &mut DbConnection,
+    table: TableId,
+    entry: crate::domain::EntryId,
+) -> Result<CashOutSlip, AppError> {
+    let missing = || AppError::not_found("no_cash_out", format!("table {table} has no cash-out {entry}"));
+    let row = ledger::entry(conn, entry)?.ok_or_else(missing)?;
+    let seating = match (row.kind, row.table_id, row.seating_id) {
+        (EntryKind::CashOut, Some(t), Some(s)) if t == table => s,
+        _ => return Err(missing()),
+    };
+    let t = table_row(conn, table)?;
+    let (_, seat, player, seated_at) =
+        q::seating(conn, seating)?.ok_or_else(|| AppError::internal(format!("ledger row {entry} names no seating")))?;
+    let totals = rollups::seating_totals(conn, Some(&[seating]))?.pop();
+    let (buy_in, add_ons, jackpot_payouts) =
+        totals.map_or((Money::ZERO, Money::ZERO, Money::ZERO), |t| (t.buy_in, t.add_ons, t.payouts));
+    let cashed_out = -row.amount_cents;
+    // The audit row written with the cash-out names its ledger row (older
+    // ones do not: then the first cash-out of that seat from that time on).
+    let events =
+        crate::db::audit::events_on_since(conn, "cash_out", &format!("table {table} seat {seat}"), row.created_at)?;
+    let names_entry = |detail: &str| {
+        serde_json::from_str::<serde_json::Value>(detail).ok().and_then(|d| d.get("entry").and_then(|e| e.as_i64()))
+    };
+    let event = events
+        .iter()
+        .find(|e| names_entry(&e.2) == Some(entry.get()))
+        .or_else(|| events.iter().find(|e| names_entry(&e.2).is_none()));
+    let (by_username, by_name) =
+        event.map_or((String::new(), String::new()), |e| (e.0.clone(), e.1.clone().unwrap_or_else(|| e.0.clone())));
+    let clock = rollups::clock(&t.time_zone, &t.gaming_day_cutoff)?;
+    Ok(CashOutSlip {
+        entry,
+        table_id: table,
+        table_name: t.name,
+        gaming_day: rollups::day(clock, row.created_at),
+        time_zone: t.time_zone,
+        seat,
+        player,
+        seated_at,
+        buy_in,
+        add_ons,
+        jackpot_payouts,
+        cashed_out,
+        result: cashed_out - buy_in - add_ons,
+        at: row.created_at,
+        by_username,
+        by_name,
+    })
 }
 
 // ---- the ledger ----

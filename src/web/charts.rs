@@ -6,6 +6,7 @@
 use chrono::NaiveDateTime;
 use std::fmt::Write;
 
+use crate::db::reports::{MarkKind, PoolMark};
 use crate::domain::Money;
 
 const WIDTH: f64 = 800.0;
@@ -130,20 +131,38 @@ pub fn bar_chart(id: &str, title: &str, bars: &[(String, i64)]) -> String {
     out
 }
 
-/// A series for `step_chart`: its name, the value at `start`, then (time, value) after each change.
+/// A series for `step_chart`: its name, the value at `start`, then (time,
+/// value) after each change, and the events marked on its line.
 pub struct Steps<'a> {
     pub name: &'a str,
     pub opening: i64,
     pub points: &'a [(NaiveDateTime, i64)],
+    pub marks: &'a [PoolMark],
 }
 
-/// A step line per series over [`start`, `end`] (UTC). Lines carry `class="series"`.
-pub fn step_chart(id: &str, title: &str, start: NaiveDateTime, end: NaiveDateTime, series: &[Steps]) -> String {
+/// The least room (px) between two hits' labels; a hit closer to the last
+/// one labelled keeps its marker and `<title>` only.
+const LABEL_ROOM: f64 = 40.0;
+
+/// A step line per series over [`start`, `end`] (UTC), its times written in
+/// the zone `tz` (the casino's). Lines carry
+/// `class="series"`; each mark a `<g class="mark hit">` (a red triangle) or
+/// `<g class="mark seed">` (a green diamond) on the line at its time, with a
+/// `<title>` naming it; hits with room for it a short label (`hit 3`) above.
+/// A key in the corner says which marker is which.
+pub fn step_chart(
+    id: &str,
+    title: &str,
+    (start, end): (NaiveDateTime, NaiveDateTime),
+    tz: chrono_tz::Tz,
+    series: &[Steps],
+) -> String {
+    let local = |t: NaiveDateTime| t.and_utc().with_timezone(&tz).format("%Y-%m-%d %H:%M %Z").to_string();
     let desc = format!(
-        "{} from {} to {} UTC: {}",
+        "{} from {} to {}: {}",
         if series.len() == 1 { "one line" } else { "one line per pool" },
-        start.format("%Y-%m-%d %H:%M"),
-        end.format("%Y-%m-%d %H:%M"),
+        local(start),
+        local(end),
         series
             .iter()
             .map(|s| format!("{} ends at {}", s.name, money(s.points.last().map_or(s.opening, |p| p.1))))
@@ -162,13 +181,29 @@ pub fn step_chart(id: &str, title: &str, start: NaiveDateTime, end: NaiveDateTim
     let span = (end - start).num_seconds().max(1) as f64;
     let x = |t: NaiveDateTime| LEFT + ((t - start).num_seconds() as f64 / span).clamp(0.0, 1.0) * plot_w;
     y_axis(&mut out, low, high, &y);
+    let mut last_label: Option<f64> = None;
+    if series.iter().any(|s| !s.marks.is_empty()) {
+        let kx = WIDTH - RIGHT - 130.0;
+        let _ = write!(
+            out,
+            r##"<g class="marks-key"><path d="M{:.1},{:.1} l-6,-10 h12 z" fill="#b3261e"/><text x="{:.1}" y="{:.1}" fill="#111">hit</text><path d="M{:.1},{:.1} l6,6 l-6,6 l-6,-6 z" fill="#0f5132"/><text x="{:.1}" y="{:.1}" fill="#111">seed</text></g>"##,
+            kx,
+            22.0,
+            kx + 10.0,
+            20.0,
+            kx + 60.0,
+            10.0,
+            kx + 70.0,
+            20.0
+        );
+    }
     for (t, anchor) in [(start, "start"), (end, "end")] {
         let _ = write!(
             out,
             r##"<text x="{:.1}" y="{:.1}" text-anchor="{anchor}" fill="#5b6470">{}</text>"##,
             x(t),
             HEIGHT - BOTTOM + 18.0,
-            t.format("%Y-%m-%d %H:%M UTC")
+            local(t)
         );
     }
     for (i, s) in series.iter().enumerate() {
@@ -186,6 +221,41 @@ pub fn step_chart(id: &str, title: &str, start: NaiveDateTime, end: NaiveDateTim
             money(s.opening),
             money(last)
         );
+        let value_at = |t: NaiveDateTime| s.points.iter().take_while(|p| p.0 <= t).last().map_or(s.opening, |p| p.1);
+        for m in s.marks {
+            let (mx, my) = (x(m.at), y(value_at(m.at)));
+            let (class, shape, short) = match m.kind {
+                MarkKind::Hit => (
+                    "hit",
+                    format!(r##"<path d="M{:.1},{:.1} l-6,-10 h12 z" fill="#b3261e"/>"##, mx, my - 2.0),
+                    m.label.split(':').next().unwrap_or("hit").to_string(),
+                ),
+                MarkKind::Seed => (
+                    "seed",
+                    format!(r##"<path d="M{mx:.1},{:.1} l6,6 l-6,6 l-6,-6 z" fill="#0f5132"/>"##, my - 6.0),
+                    "seed".to_string(),
+                ),
+            };
+            let _ = write!(
+                out,
+                r##"<g class="mark {class}" data-at="{}"><title>{}: {} at {}</title>{shape}"##,
+                m.at.format("%Y-%m-%dT%H:%M:%S"),
+                escape(s.name),
+                escape(&m.label),
+                local(m.at)
+            );
+            if m.kind == MarkKind::Hit && last_label.is_none_or(|at: f64| (mx - at).abs() >= LABEL_ROOM) {
+                last_label = Some(mx);
+                let ty = my - 15.0;
+                let _ = write!(
+                    out,
+                    r##"<text x="{mx:.1}" y="{:.1}" text-anchor="middle" font-size="10" fill="#111">{}</text>"##,
+                    ty.max(TOP),
+                    escape(&short)
+                );
+            }
+            out.push_str("</g>");
+        }
         let ly = TOP + 14.0 + 16.0 * i as f64;
         let _ = write!(
             out,
@@ -218,6 +288,25 @@ mod tests {
         assert_eq!(svg.matches(r#"class="bar""#).count(), 5);
         assert!(svg.contains("<title id=\"rake-title\">Rake &lt;per&gt; day</title>"));
         assert!(svg.contains("2026-11-05: 7.50"));
+    }
+
+    #[test]
+    fn marks_each_hit_and_seed_on_the_line() {
+        let t = |h: u32| chrono::NaiveDate::from_ymd_opt(2026, 11, 2).unwrap().and_hms_opt(h, 0, 0).unwrap();
+        let points = [(t(12), 5_000)];
+        let marks = [
+            PoolMark { at: t(10), kind: MarkKind::Hit, label: "hit 7: 120.00, LA hand #4 (paid)".into() },
+            PoolMark { at: t(10), kind: MarkKind::Seed, label: "seed 50.00".into() },
+        ];
+        let series = [Steps { name: "Main", opening: 12_000, points: &points, marks: &marks }];
+        let svg = step_chart("j", "J", (t(0), t(23)), chrono_tz::UTC, &series);
+        let macau = step_chart("j", "J", (t(0), t(23)), chrono_tz::Asia::Macau, &series);
+        assert!(macau.contains("<title>Main: seed 50.00 at 2026-11-02 18:00 CST</title>"), "{macau}");
+        assert_eq!(svg.matches(r#"<g class="mark hit""#).count(), 1);
+        assert_eq!(svg.matches(r#"<g class="mark seed""#).count(), 1);
+        assert!(svg.contains("<title>Main: hit 7: 120.00, LA hand #4 (paid) at 2026-11-02 10:00 UTC</title>"), "{svg}");
+        assert!(svg.contains("<title>Main: seed 50.00 at 2026-11-02 10:00 UTC</title>"), "{svg}");
+        assert!(svg.contains(">hit 7</text>"), "{svg}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::auth::Identity;
 use super::bodies::{NewPoolBody, NewTableBody, RulesetBody};
 use super::extract::{with_database, with_db};
 use super::helpers::{
-    csv_text, elapsed, field, flash, form_again, form_problem, form_token, optional, see_other, shown, utc, CsvFile,
+    csv_text, elapsed, field, flash, form_again, form_problem, form_token, optional, see_other, shown, CsvFile,
     FormState, Nav,
 };
 use super::routes::jackpots::REVIEWERS;
@@ -210,15 +210,18 @@ pub async fn exceptions_page(state: web::Data<AppState>, identity: Identity) -> 
     Ok(ExceptionsPage { tz: state.time_zone, nav: Nav::of(&identity), rows: with_db(&state, audit::exceptions).await? })
 }
 
-/// `GET /exceptions.csv` (RFC 4180).
+/// `GET /exceptions.csv` (RFC 4180): the page's table, as every report's
+/// file: the BOM, the page's headings, times in the casino's zone.
 pub async fn exceptions_csv(state: web::Data<AppState>, identity: Identity) -> Result<HttpResponse, AppError> {
     identity.require(REVIEWERS)?;
     let rows = with_db(&state, audit::exceptions).await?;
-    let mut out = CsvFile::new();
-    out.row(["at_utc", "kind", "table", "subject", "reason", "note", "by"])?;
+    let tz = state.time_zone;
+    let mut out = CsvFile::report();
+    out.row([format!("When ({tz})").as_str(), "Kind", "Table", "What", "Reason", "Note", "By"])?;
     for r in &rows {
         let t = csv_text;
-        out.row([utc(&r.at), r.kind.to_string(), t(&r.table), r.subject.clone(), t(&r.reason), t(&r.note), t(&r.by)])?;
+        let at = r.at.and_utc().with_timezone(&tz).format("%Y-%m-%d %H:%M:%S").to_string();
+        out.row([at, r.kind.to_string(), t(&r.table), r.subject.clone(), t(&r.reason), t(&r.note), t(&r.by)])?;
     }
     out.finish("exceptions.csv")
 }
@@ -616,4 +619,34 @@ pub async fn create_table_post(
         Err(e) => Err(e),
     };
     admin_tables_answer(&state, &identity, &session, &request, (SetupForm::Table, &form), outcome).await
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "jackpot_slip.html")]
+struct JackpotSlipPage {
+    nav: Nav,
+    slip: jackpots::PayoutSlip,
+    tz: chrono_tz::Tz,
+}
+
+impl JackpotSlipPage {
+    /// A time (UTC) in the casino's zone.
+    fn when(&self, at: &chrono::NaiveDateTime) -> String {
+        shown(at, self.tz)
+    }
+}
+
+/// `GET /jackpots/{id}/slip`: a hit's payout slip, printable (floor,
+/// accountant, admin): the hit, the shares by seat and player, both
+/// sign-offs, and signature lines for each player paid and both signers.
+pub async fn jackpot_slip_page(
+    state: web::Data<AppState>,
+    path: web::Path<HitId>,
+    identity: Identity,
+) -> Result<impl Responder, AppError> {
+    identity.require(REVIEWERS)?;
+    let id = path.into_inner();
+    let slip = with_db(&state, move |c| jackpots::payout_slip(c, id)).await?;
+    // Times as on the floor page: in the casino's zone; the gaming day is the table's.
+    Ok(JackpotSlipPage { nav: Nav::of(&identity), slip, tz: state.time_zone })
 }

@@ -220,12 +220,21 @@ pub fn csv_text(name: &str) -> String {
     }
 }
 
+/// The UTF-8 byte order mark a report's CSV file begins with.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// A CSV download being written (RFC 4180, the `csv` crate).
 pub struct CsvFile(csv::Writer<Vec<u8>>);
 
 impl CsvFile {
     pub fn new() -> CsvFile {
         CsvFile(csv::WriterBuilder::new().flexible(true).from_writer(Vec::new()))
+    }
+
+    /// A report's file: one table, starting with the UTF-8 byte order mark
+    /// (EF BB BF) so spreadsheets read names in any script right.
+    pub fn report() -> CsvFile {
+        CsvFile(csv::WriterBuilder::new().from_writer(BOM.to_vec()))
     }
 
     pub fn row<I, T>(&mut self, fields: I) -> Result<(), AppError>

@@ -11,10 +11,10 @@ use super::bodies::{AmountBody, SeatPlayerBody};
 use super::dealer;
 use super::extract::{with_database, with_db};
 use super::helpers::{
-    field, form_again, form_problem, form_token, optional, page_with_status, see_other, CsvFile, Nav,
+    field, flash, form_again, form_problem, form_token, optional, page_with_status, see_other, CsvFile, Nav,
 };
 use super::state::AppState;
-use crate::domain::{AppError, EntryKind, HandNumber, HandStatus, HitStatus, Money, Role, SeatNo, TableId, VoidReason};
+use crate::domain::{AppError, HandNumber, HandStatus, HitStatus, Money, Role, SeatNo, TableId, VoidReason};
 use crate::service::{hands, players, tables};
 
 /// The stylesheets, built into the binary from `static/`.
@@ -120,7 +120,7 @@ pub async fn start_hand_post(
     }
 }
 
-/// A cash-out asked for (`done: false`, the confirmation) or made (the slip).
+/// A cash-out asked for: the confirmation naming player and amount.
 #[derive(Template, WebTemplate)]
 #[template(path = "cash_out.html")]
 struct CashOutPage {
@@ -130,22 +130,19 @@ struct CashOutPage {
     seat: SeatNo,
     player: String,
     amount: Money,
-    done: bool,
-    /// The slip: when (the table's time zone), by whom, the ledger row.
-    at: String,
-    by: String,
-    entry: String,
 }
 
 /// `POST /tables/{id}/seats/{seat}/{seat|add-on|cash-out}` (forms on the
 /// table page, the table's dealer or the floor): seats a player with a
 /// buy-in, adds chips, or cashes the whole stack out: first a confirmation
-/// naming player and amount, then (with `confirm=yes`) the cash-out and its
-/// slip. A problem comes back on the table page, in the seat's box.
+/// naming player and amount, then (with `confirm=yes`) the cash-out, and on
+/// to its slip (`cash_out_slip_page`). A problem comes back on the table
+/// page, in the seat's box.
 pub async fn seat_post(
     state: web::Data<AppState>,
     path: web::Path<(TableId, SeatNo, String)>,
     identity: Identity,
+    session: actix_session::Session,
     form: web::Form<Vec<(String, String)>>,
     request: actix_web::HttpRequest,
 ) -> Result<HttpResponse, AppError> {
@@ -165,12 +162,15 @@ pub async fn seat_post(
             }
             Err(e) => Err(e),
         },
-        "cash-out" => cash_out(&state, &identity, id, seat, value("confirm") == "yes").await.map(Some),
+        "cash-out" => cash_out(&state, &identity, &session, id, seat, value("confirm") == "yes").await.map(Some),
         other => return Err(AppError::not_found("no_route", format!("no such seat action: {other}"))),
     };
     match outcome {
         Ok(None) => Ok(see_other(&format!("/tables/{id}"))),
-        Ok(Some(page)) => Ok(not_stored(page_with_status(page, &request, actix_web::http::StatusCode::OK))),
+        Ok(Some(CashOut::Ask(page))) => {
+            Ok(not_stored(page_with_status(page, &request, actix_web::http::StatusCode::OK)))
+        }
+        Ok(Some(CashOut::Done(slip))) => Ok(see_other(&slip)),
         Err(e) => {
             let problem = form_problem(e)?;
             let page = table_view(&state, &identity, id, problem.message.clone(), Some(seat)).await?;
@@ -198,50 +198,79 @@ fn seat_body(form: &[(String, String)], seat: SeatNo) -> Result<SeatPlayerBody, 
     })
 }
 
+/// A cash-out form's outcome: the confirmation to show, or the slip's address.
+enum CashOut {
+    Ask(CashOutPage),
+    Done(String),
+}
+
 /// The cash-out of a seat: its confirmation, or (`confirmed`) the cash-out
-/// itself and its slip, with the amount as the ledger recorded it.
+/// itself, with a notice, on to its slip.
 async fn cash_out(
     state: &web::Data<AppState>,
     identity: &Identity,
+    session: &actix_session::Session,
     id: TableId,
     seat: SeatNo,
     confirmed: bool,
-) -> Result<CashOutPage, AppError> {
+) -> Result<CashOut, AppError> {
     let table = with_db(state, move |c| tables::get_table(c, id)).await?;
     let seated = table.seats.iter().find(|s| s.seat == seat).ok_or_else(|| {
         AppError::not_found("seat_empty", format!("seat {seat} is empty: there is nothing to cash out"))
             .at_seat(seat.engine())
     })?;
-    let mut page = CashOutPage {
-        nav: Nav::of(identity),
-        table_id: id,
-        table_name: table.name.clone(),
-        seat,
-        player: seated.player.clone(),
-        amount: seated.stack,
-        done: false,
-        at: String::new(),
-        by: identity.user.display_name.clone(),
-        entry: String::new(),
-    };
     if !confirmed {
-        return Ok(page);
+        return Ok(CashOut::Ask(CashOutPage {
+            nav: Nav::of(identity),
+            table_id: id,
+            table_name: table.name.clone(),
+            seat,
+            player: seated.player.clone(),
+            amount: seated.stack,
+        }));
     }
     let (actor, seating) = (identity.actor.clone(), seated.seating_id);
-    let row = with_database(state, move |db| {
+    let entry = with_database(state, move |db| {
         tables::cash_out(db, &actor, id, seat)?;
-        let rows = tables::table_ledger(&mut *db.conn()?, id)?;
-        rows.into_iter()
-            .rev()
-            .find(|r| r.kind == EntryKind::CashOut && r.seating_id == Some(seating))
+        crate::db::ledger::cash_out_entry(&mut *db.conn()?, seating)?
             .ok_or_else(|| AppError::internal("the cash-out has no ledger row"))
     })
     .await?;
-    page.done = true;
-    page.amount = -row.amount;
-    page.at = dealer::local_time(row.created_at, &table.time_zone);
-    page.entry = row.id.to_string();
-    Ok(page)
+    flash(
+        session,
+        format!("{} cashed out from seat {seat}: {}. Print the slip for signatures.", seated.player, seated.stack),
+    );
+    Ok(CashOut::Done(format!("/tables/{id}/cash-outs/{entry}/slip")))
+}
+
+/// A cash-out's slip, printable: the table's dealer or the floor.
+#[derive(Template, WebTemplate)]
+#[template(path = "cash_out_slip.html")]
+struct CashOutSlipPage {
+    nav: Nav,
+    slip: tables::CashOutSlip,
+    /// When, in the table's time zone.
+    at: String,
+    seated_at: String,
+}
+
+/// `GET /tables/{id}/cash-outs/{entry}/slip`: the slip of the cash-out that
+/// ledger row `entry` records (the table's dealer, the floor).
+pub async fn cash_out_slip_page(
+    state: web::Data<AppState>,
+    path: web::Path<(TableId, crate::domain::EntryId)>,
+    identity: Identity,
+    session: actix_session::Session,
+) -> Result<impl actix_web::Responder, AppError> {
+    let (id, entry) = path.into_inner();
+    identity.require_table(id)?;
+    let slip = with_db(&state, move |c| tables::cash_out_slip(c, id, entry)).await?;
+    Ok(CashOutSlipPage {
+        nav: Nav::of(&identity).with_notice(&session),
+        at: dealer::local_time(slip.at.and_utc(), &slip.time_zone),
+        seated_at: dealer::local_time(slip.seated_at.and_utc(), &slip.time_zone),
+        slip,
+    })
 }
 
 async fn table_view(

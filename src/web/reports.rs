@@ -138,14 +138,97 @@ pub async fn index(state: web::Data<AppState>, req: HttpRequest, identity: Ident
     }
 }
 
-// ---- CSV ----
+// ---- the tables: one builder each, for the page and its CSV file ----
 
+/// A column of a report's table: its heading (the CSV file's header too)
+/// and whether it holds numbers (right-aligned).
+pub struct Column {
+    pub heading: String,
+    pub num: bool,
+}
+
+/// A cell: its text (the same on the page and in the CSV file), a class for
+/// the page, a link for the page, and whether people typed it (a name: kept
+/// as text in a spreadsheet).
+pub struct Cell {
+    pub text: String,
+    pub class: &'static str,
+    pub href: String,
+    typed: bool,
+}
+
+impl Cell {
+    fn plain(text: impl ToString) -> Cell {
+        Cell { text: text.to_string(), class: "", href: String::new(), typed: false }
+    }
+
+    fn num(text: impl ToString) -> Cell {
+        Cell { class: "num", ..Cell::plain(text) }
+    }
+
+    fn typed(text: &str) -> Cell {
+        Cell { typed: true, ..Cell::plain(text) }
+    }
+
+    fn link(text: impl ToString, href: String) -> Cell {
+        Cell { href, ..Cell::plain(text) }
+    }
+
+    /// The CSV field: people's text guarded against formulas.
+    fn field(&self) -> String {
+        if self.typed {
+            text(&self.text)
+        } else {
+            self.text.clone()
+        }
+    }
+}
+
+/// One table of a report, as the page shows it and its CSV file holds it:
+/// the header, the rows, and the totals row (the page's footer).
+pub struct Grid {
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Cell>>,
+    pub foot: Vec<Cell>,
+}
+
+impl Grid {
+    fn new(columns: &[(&str, bool)]) -> Grid {
+        Grid {
+            columns: columns.iter().map(|(h, num)| Column { heading: h.to_string(), num: *num }).collect(),
+            rows: Vec::new(),
+            foot: Vec::new(),
+        }
+    }
+
+    /// The CSV file: the BOM, one header row, the rows, the totals row.
+    fn csv(&self, filename: &str) -> Result<HttpResponse, AppError> {
+        let mut csv = CsvFile::report();
+        csv.row(self.columns.iter().map(|c| c.heading.as_str()))?;
+        for row in self.rows.iter().chain((!self.foot.is_empty()).then_some(&self.foot)) {
+            csv.row(row.iter().map(Cell::field))?;
+        }
+        csv.finish(filename)
+    }
+}
+
+/// Money as the pages and CSV files show it: two decimals, `-` when negative.
 fn money(d: rust_decimal::Decimal) -> String {
     format!("{d:.2}")
 }
 
-fn utc(t: chrono::DateTime<chrono::Utc>) -> String {
-    t.format("%Y-%m-%d %H:%M:%S").to_string()
+/// Money taken out (the page's and file's sign): `-12.50`, `0.00`.
+fn taken(d: rust_decimal::Decimal) -> String {
+    if d.is_zero() {
+        money(d)
+    } else {
+        money(-d)
+    }
+}
+
+/// A time in the casino's zone, to the minute.
+fn local(t: chrono::DateTime<chrono::Utc>, tz: chrono_tz::Tz) -> String {
+    t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string()
 }
 
 /// A report's CSV file name: `rake-2026-11-01-2026-11-21.csv`, with
@@ -157,6 +240,172 @@ fn csv_name(name: &str, range: &Range) -> String {
 
 fn svg(body: String) -> HttpResponse {
     HttpResponse::Ok().content_type("image/svg+xml; charset=utf-8").body(body)
+}
+
+fn rake_grid(report: &reports::RakeReport) -> Grid {
+    let mut g = Grid::new(&[
+        ("Gaming day", false),
+        ("Table", false),
+        ("Hands", true),
+        ("Rake", true),
+        ("House", true),
+        ("Jackpot", true),
+        ("Day", false),
+    ]);
+    for r in &report.rows {
+        g.rows.push(vec![
+            Cell::plain(r.gaming_day),
+            Cell::typed(&r.table),
+            Cell::num(r.hands),
+            Cell::num(money(r.rake)),
+            Cell::num(money(r.house)),
+            Cell::num(money(r.jackpot)),
+            // Open or closed, linking the day's count and close.
+            Cell::link(r.day_status, format!("/gaming-days/{}", r.gaming_day)),
+        ]);
+    }
+    let t = &report.totals;
+    g.foot = vec![
+        Cell::plain("Total"),
+        Cell::plain(""),
+        Cell::num(t.hands),
+        Cell::num(money(t.rake)),
+        Cell::num(money(t.house)),
+        Cell::num(money(t.jackpot)),
+        Cell::plain(""),
+    ];
+    g
+}
+
+fn pools_grid(report: &reports::JackpotReport) -> Grid {
+    let mut g = Grid::new(&[
+        ("Pool", false),
+        ("Opening", true),
+        ("Seeds", true),
+        ("Contributions", true),
+        ("Locked", true),
+        ("Returned", true),
+        ("Other", true),
+        ("Closing", true),
+        ("Paid out", true),
+    ]);
+    let cells = |name: Cell, p: [rust_decimal::Decimal; 8]| {
+        let mut row = vec![name, Cell::num(money(p[0])), Cell::num(money(p[1])), Cell::num(money(p[2]))];
+        row.push(Cell::num(taken(p[3])));
+        row.extend(p[4..].iter().map(|d| Cell::num(money(*d))));
+        row[7].class = "num closing";
+        row
+    };
+    for p in &report.pools {
+        g.rows.push(cells(
+            Cell::typed(&p.pool),
+            [p.opening, p.seeds, p.contributions, p.locked, p.returned, p.other, p.closing, p.paid_out],
+        ));
+    }
+    let t = &report.totals;
+    g.foot = cells(
+        Cell::plain("Total"),
+        [t.opening, t.seeds, t.contributions, t.locked, t.returned, t.other, t.closing, t.paid_out],
+    );
+    g
+}
+
+fn hits_grid(report: &reports::JackpotReport, tz: chrono_tz::Tz) -> Grid {
+    let at = format!("Locked at ({tz})");
+    let mut g = Grid::new(&[
+        ("Hit", false),
+        (at.as_str(), false),
+        ("Gaming day", false),
+        ("Pool", false),
+        ("Table", false),
+        ("Hand", false),
+        ("Kind", false),
+        ("Loser seat", true),
+        ("Winner seat", true),
+        ("Amount", true),
+        ("Paid", true),
+        ("Status", false),
+    ]);
+    for h in &report.hits {
+        g.rows.push(vec![
+            Cell::link(h.hit_id, format!("/jackpots/{}/slip", h.hit_id)),
+            Cell::plain(local(h.created_at, tz)),
+            Cell::plain(h.gaming_day),
+            Cell::typed(&h.pool),
+            Cell::typed(&h.table),
+            Cell::link(h.hand, format!("/tables/{}/hands/{}/sheet", h.table_id, h.hand)),
+            Cell::plain(&h.kind),
+            Cell::num(h.loser_seat),
+            Cell::num(h.winner_seat),
+            Cell::num(money(h.amount)),
+            Cell::num(money(h.paid)),
+            Cell {
+                class: match h.status {
+                    "voided" => "hit-voided",
+                    "rejected" => "hit-rejected",
+                    _ => "",
+                },
+                ..Cell::plain(h.status)
+            },
+        ]);
+    }
+    let amount: rust_decimal::Decimal = report.hits.iter().map(|h| h.amount).sum();
+    let paid: rust_decimal::Decimal = report.hits.iter().map(|h| h.paid).sum();
+    g.foot = vec![Cell::plain("Total"), Cell::plain(format!("{} hits", report.hits.len()))];
+    g.foot.extend((0..7).map(|_| Cell::plain("")));
+    g.foot.extend([Cell::num(money(amount)), Cell::num(money(paid)), Cell::plain("")]);
+    g
+}
+
+fn sessions_grid(report: &reports::SessionReport, tz: chrono_tz::Tz) -> Grid {
+    let at = format!("Seated ({tz})");
+    let mut g = Grid::new(&[
+        (at.as_str(), false),
+        ("Gaming day", false),
+        ("Table", false),
+        ("Seat", true),
+        ("Player", false),
+        ("Status", false),
+        ("Buy-in", true),
+        ("Add-ons", true),
+        ("Cash-out", true),
+        ("Stack", true),
+        ("Rake", true),
+        ("Jackpot", true),
+        ("Net", true),
+    ]);
+    let net = |d: rust_decimal::Decimal| Cell {
+        class: if d.is_sign_negative() && !d.is_zero() { "num neg" } else { "num pos" },
+        ..Cell::num(money(d))
+    };
+    for s in &report.sessions {
+        g.rows.push(vec![
+            Cell::plain(local(s.seated_at, tz)),
+            Cell::plain(s.gaming_day),
+            Cell::typed(&s.table),
+            Cell::num(s.seat),
+            // The player's record, where the seating has one.
+            Cell {
+                class: "player",
+                href: s.player_id.map(|id| format!("/players/{id}")).unwrap_or_default(),
+                ..Cell::typed(&s.player)
+            },
+            Cell::plain(s.status),
+            Cell::num(money(s.buy_in)),
+            Cell::num(money(s.add_ons)),
+            Cell::num(money(s.cash_out)),
+            Cell::num(money(s.stack)),
+            Cell::num(money(s.rake)),
+            Cell::num(money(s.jackpot_payouts)),
+            net(s.net),
+        ]);
+    }
+    let t = &report.totals;
+    g.foot = vec![Cell::plain("Total"), Cell::plain(format!("{} sessions", t.sessions))];
+    g.foot.extend((0..4).map(|_| Cell::plain("")));
+    g.foot.extend([t.buy_in, t.add_ons, t.cash_out, t.stack, t.rake, t.jackpot_payouts].map(|d| Cell::num(money(d))));
+    g.foot.push(net(t.net));
+    g
 }
 
 // ---- 1. rake ----
@@ -177,6 +426,7 @@ struct RakePage {
     form: Form,
     report: reports::RakeReport,
     chart: String,
+    grid: Grid,
 }
 
 /// `GET /reports/rake`.
@@ -188,10 +438,10 @@ pub async fn rake_page(
     identity.require(READERS)?;
     match load(&state, &req, reports::rake_report).await {
         Ok((range, report)) => {
-            let chart = rake_chart(&report);
+            let (chart, grid) = (rake_chart(&report), rake_grid(&report));
             html(
                 actix_web::http::StatusCode::OK,
-                &RakePage { nav: Nav::of(&identity), form: form(&state, &range).await?, report, chart },
+                &RakePage { nav: Nav::of(&identity), form: form(&state, &range).await?, report, chart, grid },
             )
         }
         Err(e) => page_problem(&state, &identity, &req, e).await,
@@ -218,7 +468,7 @@ pub async fn rake_svg(
     Ok(svg(rake_chart(&load(&state, &req, reports::rake_report).await?.1)))
 }
 
-/// `GET /reports/rake.csv`: one row per (gaming day, table), then the totals.
+/// `GET /reports/rake.csv`: the page's table: a row per (gaming day, table), then the totals.
 pub async fn rake_csv(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -226,39 +476,17 @@ pub async fn rake_csv(
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
     let (range, report) = load(&state, &req, reports::rake_report).await?;
-    let mut csv = CsvFile::new();
-    csv.row(["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot", "day_status"])?;
-    for r in &report.rows {
-        csv.row([
-            r.gaming_day.to_string(),
-            r.table_id.to_string(),
-            text(&r.table),
-            r.hands.to_string(),
-            money(r.rake),
-            money(r.house),
-            money(r.jackpot),
-            r.day_status.to_string(),
-        ])?;
-    }
-    let t = &report.totals;
-    csv.row([
-        "total".to_string(),
-        String::new(),
-        String::new(),
-        t.hands.to_string(),
-        money(t.rake),
-        money(t.house),
-        money(t.jackpot),
-        String::new(),
-    ])?;
-    csv.finish(&csv_name("rake", &range))
+    rake_grid(&report).csv(&csv_name("rake", &range))
 }
 
 // ---- 2. jackpots ----
 
-fn jackpot_chart(report: &reports::JackpotReport) -> String {
-    let steps: Vec<charts::Steps> =
-        report.series.iter().map(|s| charts::Steps { name: &s.pool, opening: s.opening, points: &s.points }).collect();
+fn jackpot_chart(report: &reports::JackpotReport, tz: chrono_tz::Tz) -> String {
+    let steps: Vec<charts::Steps> = report
+        .series
+        .iter()
+        .map(|s| charts::Steps { name: &s.pool, opening: s.opening, points: &s.points, marks: &s.marks })
+        .collect();
     let start = report.series.iter().map(|s| s.start).min();
     let end = report.series.iter().map(|s| s.end).max();
     let (start, end) = match (start, end) {
@@ -271,8 +499,8 @@ fn jackpot_chart(report: &reports::JackpotReport) -> String {
     charts::step_chart(
         "jackpot-chart",
         &format!("Jackpot balance, {} to {}", report.from, report.to),
-        start,
-        end,
+        (start, end),
+        tz,
         &steps,
     )
 }
@@ -284,6 +512,8 @@ struct JackpotPage {
     form: Form,
     report: reports::JackpotReport,
     chart: String,
+    pools: Grid,
+    hits: Grid,
 }
 
 /// `GET /reports/jackpots`.
@@ -295,10 +525,12 @@ pub async fn jackpots_page(
     identity.require(READERS)?;
     match load(&state, &req, reports::jackpot_report).await {
         Ok((range, report)) => {
-            let chart = jackpot_chart(&report);
+            let (chart, pools, hits) =
+                (jackpot_chart(&report, state.time_zone), pools_grid(&report), hits_grid(&report, state.time_zone));
+            let form = form(&state, &range).await?;
             html(
                 actix_web::http::StatusCode::OK,
-                &JackpotPage { nav: Nav::of(&identity), form: form(&state, &range).await?, report, chart },
+                &JackpotPage { nav: Nav::of(&identity), form, report, chart, pools, hits },
             )
         }
         Err(e) => page_problem(&state, &identity, &req, e).await,
@@ -322,11 +554,10 @@ pub async fn jackpots_svg(
     identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
-    Ok(svg(jackpot_chart(&load(&state, &req, reports::jackpot_report).await?.1)))
+    Ok(svg(jackpot_chart(&load(&state, &req, reports::jackpot_report).await?.1, state.time_zone)))
 }
 
-/// `GET /reports/jackpots.csv`: two sections, each with its header and a
-/// totals row: the pools, then the hits.
+/// `GET /reports/jackpots.csv`: the page's pools table, then the totals.
 pub async fn jackpots_csv(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -334,78 +565,18 @@ pub async fn jackpots_csv(
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
     let (range, report) = load(&state, &req, reports::jackpot_report).await?;
-    let mut csv = CsvFile::new();
-    csv.row([
-        "pool_id",
-        "pool",
-        "opening",
-        "seeds",
-        "contributions",
-        "locked",
-        "returned",
-        "other",
-        "paid_out",
-        "closing",
-    ])?;
-    let pool_fields = |id: String, name: String, p: [rust_decimal::Decimal; 8]| {
-        let mut fields = vec![id, name];
-        fields.extend(p.into_iter().map(money));
-        fields
-    };
-    for p in &report.pools {
-        csv.row(pool_fields(
-            p.pool_id.to_string(),
-            text(&p.pool),
-            [p.opening, p.seeds, p.contributions, p.locked, p.returned, p.other, p.paid_out, p.closing],
-        ))?;
-    }
-    let t = &report.totals;
-    csv.row(pool_fields(
-        "total".to_string(),
-        String::new(),
-        [t.opening, t.seeds, t.contributions, t.locked, t.returned, t.other, t.paid_out, t.closing],
-    ))?;
-    csv.row([
-        "hit_id",
-        "created_at_utc",
-        "gaming_day",
-        "pool_id",
-        "pool",
-        "table_id",
-        "table",
-        "hand",
-        "kind",
-        "loser_seat",
-        "winner_seat",
-        "amount",
-        "paid",
-        "status",
-    ])?;
-    for h in &report.hits {
-        csv.row([
-            h.hit_id.to_string(),
-            utc(h.created_at),
-            h.gaming_day.to_string(),
-            h.pool_id.to_string(),
-            text(&h.pool),
-            h.table_id.to_string(),
-            text(&h.table),
-            h.hand.to_string(),
-            text(&h.kind),
-            h.loser_seat.to_string(),
-            h.winner_seat.to_string(),
-            money(h.amount),
-            money(h.paid),
-            h.status.to_string(),
-        ])?;
-    }
-    let amount: rust_decimal::Decimal = report.hits.iter().map(|h| h.amount).sum();
-    let paid: rust_decimal::Decimal = report.hits.iter().map(|h| h.paid).sum();
-    let mut total = vec!["total".to_string()];
-    total.extend(std::iter::repeat_n(String::new(), 10));
-    total.extend([money(amount), money(paid), String::new()]);
-    csv.row(total)?;
-    csv.finish(&csv_name("jackpots", &range))
+    pools_grid(&report).csv(&csv_name("jackpots", &range))
+}
+
+/// `GET /reports/jackpot-hits.csv`: the page's hits table, then the totals.
+pub async fn jackpot_hits_csv(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    identity: Identity,
+) -> Result<HttpResponse, AppError> {
+    identity.require(READERS)?;
+    let (range, report) = load(&state, &req, reports::jackpot_report).await?;
+    hits_grid(&report, state.time_zone).csv(&csv_name("jackpot-hits", &range))
 }
 
 // ---- 3. sessions ----
@@ -416,6 +587,7 @@ struct SessionsPage {
     nav: Nav,
     form: Form,
     report: reports::SessionReport,
+    grid: Grid,
 }
 
 /// `GET /reports/sessions`.
@@ -426,10 +598,13 @@ pub async fn sessions_page(
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
     match load(&state, &req, reports::session_report).await {
-        Ok((range, report)) => html(
-            actix_web::http::StatusCode::OK,
-            &SessionsPage { nav: Nav::of(&identity), form: form(&state, &range).await?, report },
-        ),
+        Ok((range, report)) => {
+            let grid = sessions_grid(&report, state.time_zone);
+            html(
+                actix_web::http::StatusCode::OK,
+                &SessionsPage { nav: Nav::of(&identity), form: form(&state, &range).await?, report, grid },
+            )
+        }
         Err(e) => page_problem(&state, &identity, &req, e).await,
     }
 }
@@ -444,7 +619,7 @@ pub async fn sessions_json(
     Ok(HttpResponse::Ok().json(load(&state, &req, reports::session_report).await?.1))
 }
 
-/// `GET /reports/sessions.csv`: one row per seating, then the totals.
+/// `GET /reports/sessions.csv`: the page's table: a row per seating, then the totals.
 pub async fn sessions_csv(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -452,33 +627,7 @@ pub async fn sessions_csv(
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
     let (range, report) = load(&state, &req, reports::session_report).await?;
-    let mut csv = CsvFile::new();
-    let money_columns = ["buy_in", "add_ons", "cash_out", "rake", "jackpot_payouts", "stack", "net"];
-    let mut header = vec!["seating_id", "table_id", "table", "seat", "player", "seated_at_utc", "gaming_day", "status"];
-    header.extend(money_columns);
-    csv.row(header)?;
-    for s in &report.sessions {
-        let mut fields = vec![
-            s.seating_id.to_string(),
-            s.table_id.to_string(),
-            text(&s.table),
-            s.seat.to_string(),
-            text(&s.player),
-            utc(s.seated_at),
-            s.gaming_day.to_string(),
-            s.status.to_string(),
-        ];
-        fields.extend(
-            [s.buy_in, s.add_ons, s.cash_out, s.rake, s.jackpot_payouts, s.stack, s.net].into_iter().map(money),
-        );
-        csv.row(fields)?;
-    }
-    let t = &report.totals;
-    let mut total = vec!["total".to_string()];
-    total.extend(std::iter::repeat_n(String::new(), 7));
-    total.extend([t.buy_in, t.add_ons, t.cash_out, t.rake, t.jackpot_payouts, t.stack, t.net].into_iter().map(money));
-    csv.row(total)?;
-    csv.finish(&csv_name("sessions", &range))
+    sessions_grid(&report, state.time_zone).csv(&csv_name("sessions", &range))
 }
 
 #[cfg(test)]

@@ -1503,3 +1503,128 @@ async fn the_count_team_counts_and_an_accountant_closes_the_gaming_day() {
     cora.close().await.unwrap();
     abe.close().await.unwrap();
 }
+
+/// Loads the print stylesheet into the page as if printing on A4 (its
+/// printable width, 186 mm ≈ 703 px): navigation and buttons gone, nothing
+/// wider than the paper.
+async fn as_on_a4(client: &Client) -> serde_json::Value {
+    viewport(client, 703, 1032).await;
+    js(client, "const l = document.createElement('link'); l.rel = 'stylesheet'; l.href = '/static/print.css'; document.head.append(l); return true").await;
+    eventually("the print stylesheet", || async {
+        js(client, "return getComputedStyle(document.querySelector('.bar')).display").await == serde_json::json!("none")
+    })
+    .await;
+    let fits =
+        js(client, "return [document.documentElement.scrollWidth, innerWidth, document.documentElement.scrollHeight]")
+            .await;
+    assert!(fits[0].as_i64() <= fits[1].as_i64(), "wider than A4: {fits}");
+    let hidden = js(
+        client,
+        "return [...document.querySelectorAll('[data-print], .actions .action')].every(e => e.offsetParent === null)",
+    )
+    .await;
+    assert_eq!(hidden, serde_json::json!(true), "buttons on paper");
+    fits
+}
+
+/// The page at `width`×`height` never scrolls sideways; a screenshot `name-WxH`.
+async fn fits_across(client: &Client, width: i64, height: i64, name: &str) {
+    viewport(client, width, height).await;
+    let wide = js(client, "return [document.documentElement.scrollWidth, innerWidth]").await;
+    assert!(wide[0].as_i64() <= wide[1].as_i64(), "{name} scrolls sideways at {width}×{height}: {wide}");
+    screenshot(client, &format!("{name}-{width}x{height}")).await;
+}
+
+#[actix_web::test]
+async fn the_jackpot_and_cash_out_slips_print_and_the_reports_fit_the_screen() {
+    let Some((_driver, port)) = chromedriver() else { return };
+    let app = spawn_app("sqlite");
+    set_up(&app);
+    assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+    let (status, answer) = request(&app, "POST", "/api/v1/tables/1/hands/1/commit", BAD_BEAT);
+    assert_eq!(status, 201, "{answer}");
+    let flo = app.person("flo", &["floor"], &[]);
+    let ada = app.person("ada", &["admin"], &[]);
+    assert_eq!(request(&flo, "POST", "/api/v1/jackpots/1/approve", "{}").0, 200);
+    let (status, paid) = request(&ada, "POST", "/api/v1/jackpots/1/verify", "{}");
+    assert_eq!(status, 200, "{paid}");
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    let base = format!("http://{}", app.base);
+    sign_in(&client, &base, "boss").await;
+
+    // The floor page after payment: the breakdown, and the slip a click away.
+    viewport(&client, 1366, 768).await;
+    client.goto(&format!("{base}/floor")).await.unwrap();
+    let decided = text_of(&client, "#decided-hit-1 .paid-to").await;
+    assert!(decided.contains("seat 1 Ann (loser)") && decided.contains("seat 2 Bo (winner)"), "{decided}");
+    fits_across(&client, 1024, 768, "floor-paid").await;
+    fits_across(&client, 1366, 768, "floor-paid").await;
+    client.find(Locator::Css("#decided-hit-1 a[href='/jackpots/1/slip']")).await.unwrap().click().await.unwrap();
+    eventually("the payout slip", || async { text_of(&client, "h1").await.starts_with("Jackpot payout slip") }).await;
+    let slip = text_of(&client, "#slip").await;
+    for part in ["Table 7", "Ann", "Bo", "Cy", "Dee", "flo", "ada", "Approved by", "Verified by"] {
+        assert!(slip.contains(part), "{part} not on the slip: {slip}");
+    }
+    let lines = client.find_all(Locator::Css(".signature .line")).await.unwrap().len();
+    assert_eq!(lines, 6, "four players paid and two signers");
+    fits_across(&client, 1366, 768, "jackpot-slip").await;
+    fits_across(&client, 1024, 768, "jackpot-slip").await;
+    let a4 = as_on_a4(&client).await;
+    eprintln!("the payout slip on A4: {a4}");
+    screenshot(&client, "jackpot-slip-print-a4").await;
+
+    // A cash-out from the table page, on to its slip at its own address.
+    viewport(&client, 1024, 768).await;
+    client.goto(&format!("{base}/tables/1")).await.unwrap();
+    client.find(Locator::Css(".seat[data-seat='3'] .seat-actions summary")).await.unwrap().click().await.unwrap();
+    client
+        .find(Locator::Css(".seat[data-seat='3'] form[action*='cash-out'] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    eventually("the confirmation", || async { text_of(&client, "h1").await == "Cash out Cy?" }).await;
+    client.find(Locator::Id("confirm-cash-out")).await.unwrap().click().await.unwrap();
+    eventually("the slip", || async { text_of(&client, "h1").await == "Cash-out slip" }).await;
+    let path = client.current_url().await.unwrap().path().to_string();
+    assert!(path.starts_with("/tables/1/cash-outs/") && path.ends_with("/slip"), "{path}");
+    let slip = text_of(&client, "#slip").await;
+    assert!(slip.contains("Cy") && slip.contains("150.00") && slip.contains("boss"), "{slip}");
+    assert!(text_of(&client, "#notice").await.contains("Cy cashed out"));
+    // The address stays: a reload shows the same slip (the notice said once).
+    client.refresh().await.unwrap();
+    eventually("the slip again", || async { text_of(&client, "#slip").await == slip }).await;
+    fits_across(&client, 1366, 768, "cash-out-slip").await;
+    fits_across(&client, 1024, 768, "cash-out-slip").await;
+    as_on_a4(&client).await;
+    screenshot(&client, "cash-out-slip-print-a4").await;
+
+    // The reports: the sessions table fits at 1366 px; at 1024 it scrolls in
+    // its own box, never the page. The jackpot chart marks the hit and seeds.
+    for (width, height) in [(1366, 768), (1024, 768)] {
+        viewport(&client, width, height).await;
+        client.goto(&format!("{base}/reports/sessions")).await.unwrap();
+        let sizes = js(
+            &client,
+            "const t = document.querySelector('#sessions-table'); const box = t.parentElement; \
+             return [document.documentElement.scrollWidth, innerWidth, t.scrollWidth, box.clientWidth]",
+        )
+        .await;
+        assert!(sizes[0].as_i64() <= sizes[1].as_i64(), "the sessions page scrolls sideways: {sizes}");
+        if width == 1366 {
+            assert!(sizes[2].as_i64() <= sizes[3].as_i64(), "the sessions table does not fit at 1366: {sizes}");
+        }
+        screenshot(&client, &format!("report-sessions-{width}x{height}")).await;
+        client.goto(&format!("{base}/reports/jackpots")).await.unwrap();
+        let marks = client.find_all(Locator::Css("#jackpot-chart-title")).await.unwrap().len();
+        assert_eq!(marks, 1);
+        assert_eq!(client.find_all(Locator::Css("svg g.mark.hit")).await.unwrap().len(), 1);
+        assert_eq!(client.find_all(Locator::Css("svg g.mark.seed")).await.unwrap().len(), 2);
+        let wide = js(&client, "return document.documentElement.scrollWidth <= innerWidth").await;
+        assert_eq!(wide, serde_json::json!(true), "the jackpots report scrolls sideways at {width}");
+        screenshot(&client, &format!("report-jackpots-{width}x{height}")).await;
+    }
+    client.close().await.unwrap();
+}

@@ -388,6 +388,7 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("POST", "/tables/1/seats/4/add-on", "amount=x", "dealer1 floor"),
     ("POST", "/tables/1/seats/9/cash-out", "", "dealer1 floor"),
     ("POST", "/tables/1/seats/9/seat", "", "dealer1 floor"),
+    ("GET", "/tables/1/cash-outs/99999/slip", "", "dealer1 floor"),
     // The ledger: the table's dealer and the back office.
     ("GET", "/api/v1/tables/1/ledger", "", "dealer1 floor accountant admin"),
     // Floor.
@@ -420,6 +421,8 @@ const MATRIX: &[(&str, &str, &str, &str)] = &[
     ("GET", "/reports/rake.svg", "", "floor accountant admin"),
     ("GET", "/reports/jackpots", "", "floor accountant admin"),
     ("GET", "/reports/jackpots.csv", "", "floor accountant admin"),
+    ("GET", "/reports/jackpot-hits.csv", "", "floor accountant admin"),
+    ("GET", "/jackpots/1/slip", "", "floor accountant admin"),
     ("GET", "/reports/jackpots.json", "", "floor accountant admin"),
     ("GET", "/reports/jackpots.svg", "", "floor accountant admin"),
     ("GET", "/reports/sessions", "", "floor accountant admin"),
@@ -765,10 +768,11 @@ fn voids_ruleset_changes_and_rejections_are_in_the_exception_report_with_who_and
         raw(&app, "GET", "/exceptions.csv", &[("Authorization".to_string(), format!("Bearer {}", app.token))], "");
     assert_eq!(csv_answer.status, 200);
     assert!(csv_answer.header("content-type").unwrap().starts_with("text/csv"));
-    let mut reader = csv::Reader::from_reader(csv_answer.body.as_bytes());
+    let body = csv_answer.body.strip_prefix('\u{feff}').expect("the BOM first");
+    let mut reader = csv::Reader::from_reader(body.as_bytes());
     assert_eq!(
         reader.headers().unwrap().iter().collect::<Vec<_>>(),
-        ["at_utc", "kind", "table", "subject", "reason", "note", "by"]
+        ["When (UTC)", "Kind", "Table", "What", "Reason", "Note", "By"]
     );
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(records.len(), 2);

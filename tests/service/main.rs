@@ -27,4 +27,5 @@ mod schema;
 mod service;
 mod service_scans;
 mod shutdown;
+mod slips;
 mod statements;

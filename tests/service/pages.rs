@@ -329,8 +329,10 @@ fn the_dealer_seats_players_adds_on_and_cashes_out_from_the_table_page() {
     let (_, table) = request(&app, "GET", "/api/v1/tables/1", "");
     assert_eq!(table["seats"].as_array().unwrap().len(), 2);
     // Confirmed: paid, and a slip to sign with the amount the ledger took.
-    let (status, _, html) = post("/tables/1/seats/2/cash-out", &[("confirm", "yes")]);
-    assert_eq!(status, 200);
+    let (status, to, _) = post("/tables/1/seats/2/cash-out", &[("confirm", "yes")]);
+    assert_eq!(status, 303);
+    assert!(to.starts_with("/tables/1/cash-outs/") && to.ends_with("/slip"), "on to the slip: {to}");
+    let (_, html) = page(&app, &to);
     assert!(html.contains("Cash-out slip") && html.contains("70.50") && html.contains("Bo"), "{html}");
     let (_, table) = request(&app, "GET", "/api/v1/tables/1", "");
     assert_eq!(table["seats"].as_array().unwrap().len(), 1);

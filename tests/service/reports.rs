@@ -345,26 +345,25 @@ fn reports(backend: &str) {
     assert_eq!(status, 200, "{body}");
     assert_eq!(headers["content-type"], "text/csv; charset=utf-8");
     assert_eq!(headers["content-disposition"], format!("attachment; filename=\"rake-{from}-{to}.csv\""));
+    let body = body.strip_prefix('\u{feff}').expect("a report CSV begins with the BOM");
     let mut reader = csv::ReaderBuilder::new().from_reader(body.as_bytes());
     assert_eq!(
         reader.headers().unwrap().iter().collect::<Vec<_>>(),
-        ["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot", "day_status"]
+        ["Gaming day", "Table", "Hands", "Rake", "House", "Jackpot", "Day"]
     );
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(records.len(), rows.len() + 1, "a row per JSON row and a totals row");
     for (rec, r) in records.iter().zip(rows) {
-        let fields = ["gaming_day", "table_id", "table", "hands", "rake", "house", "jackpot", "day_status"].map(|k| {
-            match &r[k] {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            }
+        let fields = ["gaming_day", "table", "hands", "rake", "house", "jackpot", "day_status"].map(|k| match &r[k] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
         });
         assert_eq!(rec.iter().collect::<Vec<_>>(), fields, "CSV row equals the JSON row");
     }
     let total = records.last().unwrap();
-    assert_eq!(&total[0], "total");
-    assert_eq!(total[3], totals["hands"].to_string());
-    for (i, k) in [(4, "rake"), (5, "house"), (6, "jackpot")] {
+    assert_eq!(&total[0], "Total");
+    assert_eq!(total[2], totals["hands"].to_string());
+    for (i, k) in [(3, "rake"), (4, "house"), (5, "jackpot")] {
         assert_two_decimals(&total[i], k);
         assert_eq!(total[i], *totals[k].as_str().unwrap());
     }
@@ -426,16 +425,25 @@ fn reports(backend: &str) {
     let (status, headers, body) = get_raw(&app, &format!("/reports/jackpots.csv?{range}"));
     assert_eq!(status, 200, "{body}");
     assert_eq!(headers["content-disposition"], format!("attachment; filename=\"jackpots-{from}-{to}.csv\""));
-    let mut reader = csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(body.as_bytes());
+    let body = body.strip_prefix('\u{feff}').expect("a report CSV begins with the BOM");
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(body.as_bytes());
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    assert_eq!(&records[0][0], "pool_id");
-    assert_eq!(&records[1][1], "Bad beat <main>");
-    assert_eq!(&records[1][9], p["closing"].as_str().unwrap());
-    assert_eq!(&records[2][0], "total");
-    assert_eq!(&records[3][0], "hit_id");
-    assert_eq!(records.len(), 3 + 1 + hits.len() + 1);
-    assert_eq!(&records[4][13], hits[0]["status"].as_str().unwrap());
-    assert_eq!(&records.last().unwrap()[11], "201.60", "two hits of 100.80");
+    assert_eq!(&records[0][0], "Pool");
+    assert_eq!(&records[1][0], "Bad beat <main>");
+    assert_eq!(&records[1][4], &format!("-{}", p["locked"].as_str().unwrap()), "locked: taken out, as on the page");
+    assert_eq!(&records[1][7], p["closing"].as_str().unwrap());
+    assert_eq!(&records[2][0], "Total");
+    assert_eq!(records.len(), 3, "the pools only: the hits have a file of their own");
+    let (status, headers, body) = get_raw(&app, &format!("/reports/jackpot-hits.csv?{range}"));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(headers["content-disposition"], format!("attachment; filename=\"jackpot-hits-{from}-{to}.csv\""));
+    let body = body.strip_prefix('\u{feff}').expect("a report CSV begins with the BOM");
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(body.as_bytes());
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(&records[0][0], "Hit");
+    assert_eq!(records.len(), 1 + hits.len() + 1);
+    assert_eq!(&records[1][11], hits[0]["status"].as_str().unwrap());
+    assert_eq!(&records.last().unwrap()[9], "201.60", "two hits of 100.80");
 
     let (status, headers, svg) = get_raw(&app, &format!("/reports/jackpots.svg?{range}"));
     assert_eq!(status, 200);
@@ -490,14 +498,31 @@ fn reports(backend: &str) {
 
     let (status, _, body) = get_raw(&app, &format!("/reports/sessions.csv?{range}"));
     assert_eq!(status, 200);
+    let body = body.strip_prefix('\u{feff}').expect("a report CSV begins with the BOM");
     let mut reader = csv::Reader::from_reader(body.as_bytes());
     let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_string).collect();
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(records.len(), list.len() + 1);
     for (rec, session) in records.iter().zip(list) {
         for (i, name) in header.iter().enumerate() {
-            let want = match name.as_str() {
-                "seated_at_utc" => session["seated_at"].as_str().unwrap().replace('T', " ")[..19].to_string(),
+            let key = match name.as_str() {
+                "Seated (UTC)" => "seated_at",
+                "Gaming day" => "gaming_day",
+                "Table" => "table",
+                "Seat" => "seat",
+                "Player" => "player",
+                "Status" => "status",
+                "Buy-in" => "buy_in",
+                "Add-ons" => "add_ons",
+                "Cash-out" => "cash_out",
+                "Stack" => "stack",
+                "Rake" => "rake",
+                "Jackpot" => "jackpot_payouts",
+                "Net" => "net",
+                other => panic!("sessions CSV column {other:?}"),
+            };
+            let want = match key {
+                "seated_at" => session["seated_at"].as_str().unwrap().replace('T', " ")[..16].to_string(),
                 other => match &session[other] {
                     Value::String(s) => s.clone(),
                     v => v.to_string(),
@@ -507,8 +532,8 @@ fn reports(backend: &str) {
         }
     }
     let total = records.last().unwrap();
-    assert_eq!(&total[0], "total");
-    let net_at = header.iter().position(|h| h == "net").unwrap();
+    assert_eq!(&total[0], "Total");
+    let net_at = header.iter().position(|h| h == "Net").unwrap();
     assert_eq!(&total[net_at], st["net"].as_str().unwrap());
 
     // ---- pages ----
