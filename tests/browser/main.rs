@@ -1396,6 +1396,8 @@ async fn the_back_office_forms_and_players_pages_fit_a_laptop_and_a_tablet() {
     assert_eq!(kept, serde_json::json!("25"));
     screenshot(&client, "admin-pool-seed-refused-1024x768").await;
     client.close().await.unwrap();
+}
+
 /// A four-seat hand with no jackpot trigger, as the API takes it.
 const PLAIN_HAND: &str = r#"{"seats":[
  {"seat":1,"front":"Ah Ad 2c","middle":"Kh Kd Kc 3c 4d","back":"5s 6s 7s 8s 9s"},
