@@ -346,7 +346,11 @@ fn report_csvs(backend: &str) {
     // Rake: one hand, 4 seats × 0.50 = 2.00, 0.40 of it to the pool, 1.60 the house's.
     let (_, rows) = &tables["/reports/rake.csv"];
     assert_eq!(rows.len(), 2, "the day's row and the totals");
-    assert_eq!(rows[0][1..].to_vec(), ["T1", "1", "2.00", "1.60", "0.40"].map(str::to_string).to_vec(), "{rows:?}");
+    assert_eq!(
+        rows[0][1..].to_vec(),
+        ["T1", "1", "2.00", "1.60", "0.40", "open"].map(str::to_string).to_vec(),
+        "{rows:?}"
+    );
     assert_eq!(rows[1][0], "Total");
 
     // Pools: locked is taken out, negative as on the page: the hit of 500.40.
