@@ -5,14 +5,7 @@ use diesel::RunQueryDsl;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::support::{backends, raw, request, spawn_app, Browser, TestApp};
-
-fn expect(app: &TestApp, method: &str, path: &str, body: &Value, status: u16) -> Value {
-    let text = if body.is_null() { String::new() } else { body.to_string() };
-    let (got, answer) = request(app, method, path, &text);
-    assert_eq!(got, status, "{method} {path} {text}\nanswered {got}: {answer}");
-    answer
-}
+use crate::support::{backends, expect, raw, request, spawn_app, Browser, TestApp};
 
 fn refused(app: &TestApp, method: &str, path: &str, body: &Value, status: u16, code: &str) -> String {
     let answer = expect(app, method, path, body, status);

@@ -165,11 +165,15 @@ impl Stream {
 
     /// The first event within `WITHIN` whose board passes `check` (earlier
     /// ones may be readings from just before the change).
+    /// How long it took is printed (`--nocapture`): the latency figure in
+    /// docs/benchmarks.md, from the change's answer to the event.
     fn until(&mut self, what: &str, check: impl Fn(&Event) -> bool) -> Event {
-        let deadline = Instant::now() + WITHIN;
+        let asked = Instant::now();
+        let deadline = asked + WITHIN;
         let mut seen = Vec::new();
         while let Some(event) = self.next(deadline.saturating_duration_since(Instant::now())) {
             if check(&event) {
+                eprintln!("live board: {what}: {} ms", asked.elapsed().as_millis());
                 return event;
             }
             seen.push(event.data.to_string());

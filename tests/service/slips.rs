@@ -9,14 +9,7 @@ use std::net::TcpListener;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::support::{backends, fresh_database, make_user, page, raw, request, Browser, TestApp};
-
-fn expect(app: &TestApp, method: &str, path: &str, body: &Value, status: u16) -> Value {
-    let text = if body.is_null() { String::new() } else { body.to_string() };
-    let (got, answer) = request(app, method, path, &text);
-    assert_eq!(got, status, "{method} {path} {text}\nanswered {got}: {answer}");
-    answer
-}
+use crate::support::{backends, expect, fresh_database, make_user, page, raw, request, Browser, TestApp};
 
 fn d(s: &str) -> Decimal {
     s.parse().unwrap()
