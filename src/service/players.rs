@@ -141,6 +141,19 @@ pub struct PlayerView {
     pub last_seated_at: Option<DateTime<Utc>>,
 }
 
+impl PlayerView {
+    fn of(p: q::PlayerRow, sessions: i64, last: Option<chrono::NaiveDateTime>) -> PlayerView {
+        PlayerView {
+            id: p.id,
+            name: p.name,
+            member_no: p.member_no,
+            created_at: p.created_at.and_utc(),
+            sessions,
+            last_seated_at: last.map(|t| t.and_utc()),
+        }
+    }
+}
+
 /// At most this many players are listed at once.
 pub const LIST_LIMIT: i64 = 200;
 
@@ -152,14 +165,7 @@ pub fn list_players(conn: &mut DbConnection, text: &str, limit: i64) -> Result<V
     }
     Ok(q::search(conn, text, limit.clamp(1, LIST_LIMIT))?
         .into_iter()
-        .map(|(p, sessions, last)| PlayerView {
-            id: p.id,
-            name: p.name,
-            member_no: p.member_no,
-            created_at: p.created_at.and_utc(),
-            sessions,
-            last_seated_at: last.map(|t| t.and_utc()),
-        })
+        .map(|(p, sessions, last)| PlayerView::of(p, sessions, last))
         .collect())
 }
 
@@ -219,12 +225,5 @@ pub fn create_player(
     })?;
     let mut conn = db.conn()?;
     let p = q::by_id(&mut conn, id)?.ok_or_else(|| AppError::internal("the new player is gone"))?;
-    Ok(PlayerView {
-        id: p.id,
-        name: p.name,
-        member_no: p.member_no,
-        created_at: p.created_at.and_utc(),
-        sessions: 0,
-        last_seated_at: None,
-    })
+    Ok(PlayerView::of(p, 0, None))
 }

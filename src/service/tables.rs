@@ -481,15 +481,9 @@ pub fn create_table(db: &Database, actor: &Actor, req: NewTable) -> Result<Table
     }
     validate_pair_units(&rules.input.pair_units, seat_count)?;
     let time_zone = req.time_zone.unwrap_or_else(|| "UTC".to_string());
-    time_zone.parse::<chrono_tz::Tz>().map_err(|_| {
-        AppError::invalid("bad_time_zone", format!("{time_zone:?} is not a time zone (e.g. America/Los_Angeles)"))
-            .at_field("time_zone")
-    })?;
+    check_time_zone(&time_zone)?;
     let cutoff = req.gaming_day_cutoff.unwrap_or_else(|| "06:00".to_string());
-    NaiveTime::parse_from_str(&cutoff, "%H:%M").map_err(|_| {
-        AppError::invalid("bad_cutoff", format!("the gaming day's start {cutoff:?} is not a time of day HH:MM"))
-            .at_field("gaming_day_cutoff")
-    })?;
+    check_cutoff(&cutoff)?;
     let pool = req.pool;
     if !rules.input.jackpot_part.is_zero() && pool.is_none() {
         return Err(AppError::invalid(
