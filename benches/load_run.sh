@@ -52,6 +52,8 @@ rss_end=$(awk '/VmRSS/ {print $2}' "/proc/$server/status")
 rss_peak=$(sort -n "$work/rss" | tail -1)
 rss_start=$(head -1 "$work/rss")
 echo "server memory (RSS): start $((rss_start / 1024)) MB, peak $((rss_peak / 1024)) MB, after the verification reads $((rss_end / 1024)) MB"
+# Whether memory stays flat under load: the first sample of each minute.
+echo "server memory (RSS) at each minute, MB: $(awk 'NR % 60 == 1 {printf "%d ", $1 / 1024}' "$work/rss")"
 kill "$server"
 wait "$server" 2>/dev/null || true
 if [ "$backend" = postgres ]; then psql "$admin" -qc "DROP DATABASE IF EXISTS $name WITH (FORCE)"; fi

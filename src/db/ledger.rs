@@ -162,9 +162,25 @@ pub fn open_pool_share(conn: &mut DbConnection, pool: PoolId, table: Option<Tabl
     Ok(())
 }
 
+/// A table's rows: those of its seatings, its hands and its hands' jackpot
+/// hits (each found through its own index; the ledger has none on
+/// `table_id`, which every one of these rows carries).
 pub fn entries_for_table(conn: &mut DbConnection, table: TableId) -> QueryResult<Vec<Entry>> {
+    use super::schema::{hands, jackpot_hits, seatings};
+    let seatings_here = seatings::table.filter(seatings::table_id.eq(table)).select(seatings::id.nullable());
+    let hands_here = hands::table.filter(hands::table_id.eq(table)).select(hands::id.nullable());
+    let hits_here = jackpot_hits::table
+        .inner_join(hands::table.on(hands::id.eq(jackpot_hits::hand_id)))
+        .filter(hands::table_id.eq(table))
+        .select(jackpot_hits::id.nullable());
     ledger_entries::table
         .filter(ledger_entries::table_id.eq(table))
+        .filter(
+            ledger_entries::seating_id
+                .eq_any(seatings_here)
+                .or(ledger_entries::hand_id.eq_any(hands_here))
+                .or(ledger_entries::jackpot_hit_id.eq_any(hits_here)),
+        )
         .order(ledger_entries::id.asc())
         .select(Entry::as_select())
         .load(conn)

@@ -47,11 +47,15 @@ const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/po
 /// The database the service uses when `DATABASE_URL` is not set.
 pub const DEFAULT_DATABASE: &str = "pitboss.sqlite";
 
-/// Now, in UTC, to the microsecond (moved by [`set_clock_offset`], which only
-/// the year-scale bench builder and tests of days gone by use).
+/// Now, in UTC, to the second: every stored time (the ledger's, the audit
+/// trail's, a hand's) is kept to the second, as a card room's books and
+/// slips show it; order within a second is the rows' ids. On SQLite a time
+/// is text, and the fraction would be 7 of its 26 bytes on each of the dozen
+/// rows a hand writes (issue 17). Moved by [`set_clock_offset`], which only
+/// the year-scale bench builder and tests of days gone by use.
 pub fn now() -> NaiveDateTime {
     let offset = CLOCK_OFFSET_MICROS.load(std::sync::atomic::Ordering::Relaxed);
-    (Utc::now().naive_utc() + chrono::Duration::microseconds(offset)).trunc_subsecs(6)
+    (Utc::now().naive_utc() + chrono::Duration::microseconds(offset)).trunc_subsecs(0)
 }
 
 static CLOCK_OFFSET_MICROS: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(0);

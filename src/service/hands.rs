@@ -567,13 +567,13 @@ pub fn start_hand(db: &Database, actor: &Actor, table: TableId, req: StartHandRe
             })
             .collect();
         q::insert_hand_seats(conn, &rows)?;
-        let dealt: Vec<SeatNo> = seats.iter().map(|s| s.seat).collect();
         audit::record(
             conn,
             &actor,
             "hand_start",
             &format!("table {table} hand {number}"),
-            serde_json::json!({ "dealer_seat": dealer, "seats": dealt, "ruleset_version": version.row.version }),
+            // The hand's row holds its dealer, seats and ruleset version.
+            serde_json::json!({}),
         )?;
         Ok(HandView {
             id: hand_id,
@@ -965,7 +965,10 @@ pub fn commit(
             &actor,
             "hand_commit",
             &format!("table {table} hand {number}"),
-            serde_json::json!({ "jackpot_hits": jackpot_hits.len() }),
+            match jackpot_hits.len() {
+                0 => serde_json::json!({}),
+                n => serde_json::json!({ "jackpot_hits": n }),
+            },
         )?;
         hand.row.showdown = Some(StoredShowdown {
             idempotency_key,

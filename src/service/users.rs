@@ -5,7 +5,7 @@
 //! (a token is shown once, when it is made). A user's `session_epoch` rises
 //! when their password, roles or status change, which ends their sessions.
 
-use chrono::NaiveDateTime;
+use chrono::{NaiveDateTime, SubsecRound};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -422,7 +422,9 @@ fn parse_expiry(text: &str) -> Result<NaiveDateTime, AppError> {
     let refuse = |why: String| AppError::invalid("bad_expiry", why).at_field("expires_at");
     let at = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
         .map(|d| d.and_hms_opt(0, 0, 0).unwrap_or_default())
-        .or_else(|_| chrono::DateTime::parse_from_rfc3339(text).map(|t| t.naive_utc()))
+        // Times are kept to the second: a token ends at the start of the
+        // second it was given, never later.
+        .or_else(|_| chrono::DateTime::parse_from_rfc3339(text).map(|t| t.naive_utc().trunc_subsecs(0)))
         .map_err(|_| refuse(format!("expires_at {text:?}: give a date YYYY-MM-DD or an RFC 3339 time")))?;
     if at <= now() {
         return Err(refuse(format!("expires_at {text:?} is not in the future")));
