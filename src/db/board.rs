@@ -6,12 +6,12 @@ use diesel::dsl::{exists, not};
 use diesel::prelude::*;
 
 use super::schema::{
-    casino_tables, dealer_tables, hand_voids, hands, jackpot_hits, jackpot_signoffs, ledger_entries, ruleset_versions,
-    seatings, showdowns, table_status_changes, users,
+    casino_tables, dealer_tables, hand_voids, hands, jackpot_hits, jackpot_signoffs, open_seatings, ruleset_versions,
+    showdowns, table_status_changes, users,
 };
 use super::tables::{RulesetRow, TableRow};
 use super::DbConnection;
-use crate::domain::{EntryKind, HandId, HandNumber, HitId, SignoffAction, TableId, TableStatus, VoidReason};
+use crate::domain::{HandId, HandNumber, HitId, SignoffAction, TableId, TableStatus, VoidReason};
 
 /// A table with its last hand started and the time of its last commit.
 pub type TableLine = (TableRow, Option<HandId>, Option<NaiveDateTime>);
@@ -112,12 +112,10 @@ pub fn dealers(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, String)>> {
         .load(conn)
 }
 
-/// The table of every seated player (a seating without a cash-out).
+/// The table of every seated player (a seating without a cash-out: the
+/// seats taken now, which the database keeps).
 pub fn seated(conn: &mut DbConnection) -> QueryResult<Vec<TableId>> {
-    let cashed_out = ledger_entries::table
-        .filter(ledger_entries::seating_id.eq(seatings::id.nullable()))
-        .filter(ledger_entries::kind.eq(EntryKind::CashOut));
-    seatings::table.filter(not(exists(cashed_out))).select(seatings::table_id).load(conn)
+    open_seatings::table.select(open_seatings::table_id).load(conn)
 }
 
 /// The hits not yet verified or rejected, with their table (their status,

@@ -175,6 +175,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    open_seatings (seating_id) {
+        seating_id -> Int8,
+        table_id -> Int8,
+        seat -> Int4,
+    }
+}
+
+diesel::table! {
     pool_balances (pool_id, table_key) {
         pool_id -> Int8,
         table_key -> Int8,
@@ -341,6 +349,8 @@ diesel::joinable!(ledger_entries -> hands (hand_id));
 diesel::joinable!(ledger_entries -> jackpot_hits (jackpot_hit_id));
 diesel::joinable!(ledger_entries -> pools (pool_id));
 diesel::joinable!(ledger_entries -> seatings (seating_id));
+diesel::joinable!(open_seatings -> casino_tables (table_id));
+diesel::joinable!(open_seatings -> seatings (seating_id));
 diesel::joinable!(pool_balances -> pools (pool_id));
 diesel::joinable!(pool_days -> pools (pool_id));
 diesel::joinable!(ruleset_versions -> casino_tables (table_id));
@@ -372,6 +382,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     jackpot_hits,
     jackpot_signoffs,
     ledger_entries,
+    open_seatings,
     pool_balances,
     pool_days,
     players,

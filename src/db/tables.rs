@@ -8,8 +8,7 @@ use super::schema::{
 };
 use super::{now, DbConnection};
 use crate::domain::{
-    EntryKind, HandId, HandNumber, Money, PlayerId, PoolId, RulesetVersionId, SeatNo, SeatingId, TableId, TableStatus,
-    UserId,
+    HandId, HandNumber, Money, PlayerId, PoolId, RulesetVersionId, SeatNo, SeatingId, TableId, TableStatus, UserId,
 };
 
 // ---- pools ----
@@ -270,9 +269,7 @@ pub struct Seated {
 /// Seated players by seat, with their stacks (each the running stack on the
 /// seating's latest ledger row, an index probe): one statement.
 pub fn active_seatings(conn: &mut DbConnection, table: TableId) -> QueryResult<Vec<Seated>> {
-    let cashed_out = ledger_entries::table
-        .filter(ledger_entries::seating_id.eq(seatings::id.nullable()))
-        .filter(ledger_entries::kind.eq(EntryKind::CashOut));
+    use super::schema::open_seatings;
     let latest = diesel::alias!(ledger_entries as latest);
     let stack = latest
         .filter(latest.field(ledger_entries::seating_id).eq(seatings::id.nullable()))
@@ -280,10 +277,12 @@ pub fn active_seatings(conn: &mut DbConnection, table: TableId) -> QueryResult<V
         .select(latest.field(ledger_entries::balance_after_cents))
         .limit(1)
         .single_value();
-    let seated: Vec<(SeatingId, SeatNo, String, Option<Money>)> = seatings::table
-        .filter(seatings::table_id.eq(table))
-        .filter(diesel::dsl::not(diesel::dsl::exists(cashed_out)))
-        .order(seatings::seat.asc())
+    // The seats taken now (kept by the database as seatings are made and
+    // cashed out), not every seating the table ever had.
+    let seated: Vec<(SeatingId, SeatNo, String, Option<Money>)> = open_seatings::table
+        .inner_join(seatings::table.on(seatings::id.eq(open_seatings::seating_id)))
+        .filter(open_seatings::table_id.eq(table))
+        .order(open_seatings::seat.asc())
         .select((seatings::id, seatings::seat, seatings::player, stack))
         .load(conn)?;
     Ok(seated
