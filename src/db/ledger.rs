@@ -98,13 +98,29 @@ pub fn insert_with(conn: &mut DbConnection, entries: &[NewEntry], known: &[(Seat
                 ledger_entries::kind.eq(e.kind),
                 ledger_entries::amount_cents.eq(e.amount_cents),
                 ledger_entries::reverses_id.eq(e.reverses_id),
-                ledger_entries::reason.eq(e.reason),
+                ledger_entries::reason.eq(e.reason.map(str::to_owned)),
                 ledger_entries::created_at.eq(e.created_at),
                 ledger_entries::balance_after_cents.eq(e.balance_after_cents),
             )
         })
         .collect();
-    crate::on_backend!(conn, |c| diesel::insert_into(ledger_entries::table).values(&rows).execute(c))?;
+    // A fixed number of rows is a statement type of its own, which diesel
+    // keeps prepared (with the ledger's triggers compiled in it); a `Vec`
+    // of rows would be parsed and compiled again at every hand (`cached`).
+    macro_rules! by_count {
+        ($rows:ident; $n:literal $($more:literal)*) => {
+            match <[_; $n]>::try_from($rows) {
+                Ok(fixed) => {
+                    crate::on_backend!(conn, |c| diesel::insert_into(ledger_entries::table).values(fixed).execute(c))
+                }
+                Err($rows) => by_count!($rows; $($more)*),
+            }
+        };
+        ($rows:ident;) => {
+            crate::on_backend!(conn, |c| diesel::insert_into(ledger_entries::table).values(&$rows).execute(c))
+        };
+    }
+    by_count!(rows; 1 2 3 4 5 6 7 8 9 10 11 12)?;
     Ok(())
 }
 

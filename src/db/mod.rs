@@ -3,10 +3,11 @@
 //! backend has its own migrations, embedded and applied at start-up.
 //!
 //! Money is stored as BIGINT cents, times as UTC `TIMESTAMP` truncated to
-//! microseconds (both backends round-trip the same value).
+//! the second (`now`; both backends round-trip the same value).
 
 pub mod audit;
 pub mod board;
+pub mod cached;
 pub mod gaming_days;
 pub mod hands;
 pub mod jackpots;

@@ -20,6 +20,7 @@ use chrono::{NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::upsert::excluded;
 
+use super::cached::by_text;
 use super::schema::{
     casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pool_days, seating_totals, showdowns, table_days,
 };
@@ -65,12 +66,14 @@ pub fn add_table_day(
         table_days::jackpot_cents.eq(table_days::jackpot_cents + excluded(table_days::jackpot_cents)),
         table_days::pool_in_cents.eq(table_days::pool_in_cents + excluded(table_days::pool_in_cents)),
     );
-    on_backend!(conn, |c| diesel::insert_into(table_days::table)
-        .values(row)
-        .on_conflict((table_days::table_id, table_days::gaming_day))
-        .do_update()
-        .set(set)
-        .execute(c))?;
+    on_backend!(conn, |c| by_text(
+        diesel::insert_into(table_days::table)
+            .values(row)
+            .on_conflict((table_days::table_id, table_days::gaming_day))
+            .do_update()
+            .set(set)
+    )
+    .execute(c))?;
     Ok(())
 }
 
@@ -105,12 +108,14 @@ pub fn add_pool_day(conn: &mut DbConnection, pool: PoolId, day: &str, d: PoolDay
         pool_days::other_cents.eq(pool_days::other_cents + excluded(pool_days::other_cents)),
         pool_days::paid_out_cents.eq(pool_days::paid_out_cents + excluded(pool_days::paid_out_cents)),
     );
-    on_backend!(conn, |c| diesel::insert_into(pool_days::table)
-        .values(row)
-        .on_conflict((pool_days::pool_id, pool_days::gaming_day))
-        .do_update()
-        .set(set)
-        .execute(c))?;
+    on_backend!(conn, |c| by_text(
+        diesel::insert_into(pool_days::table)
+            .values(row)
+            .on_conflict((pool_days::pool_id, pool_days::gaming_day))
+            .do_update()
+            .set(set)
+    )
+    .execute(c))?;
     Ok(())
 }
 
