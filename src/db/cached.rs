@@ -1,16 +1,20 @@
 //! Prepared statements kept by their SQL text.
 //!
 //! diesel keeps a prepared statement per query type, and prepares anew every
-//! time a statement whose text can vary with its values: a batch insert (its
-//! row count), an upsert's `DO UPDATE`, an `UPDATE`. On SQLite that means
-//! parsing and compiling the statement and every trigger it fires (the
-//! ledger's guard is 3.8 kB of SQL) at each hand; it was about a fifth of the
-//! writer thread's time under load (issue 17). [`by_text`] keeps such a
-//! statement in the same cache under its full SQL text and bind types, which
-//! is exactly what makes it differ from another: every text is prepared once
-//! per connection. Use it only where the number of distinct texts is small
-//! (a hand's ledger rows, a table's seats), never for `IN` lists of any
+//! time a statement whose text can vary with its values: an upsert's `DO
+//! UPDATE`, an `UPDATE`, a batch insert of a `Vec`. On SQLite that means
+//! parsing and compiling the statement and every trigger it fires at each
+//! hand; with the ledger's insert (whose guard is 3.8 kB of SQL) it was about
+//! a fifth of the writer thread's time under load (issue 17). [`by_text`]
+//! keeps such a statement in the same cache under its full SQL text and bind
+//! types, which is exactly what makes it differ from another: every text is
+//! prepared once per connection. The day rollups' upserts use it. Use it only
+//! where the number of distinct texts is small, never for `IN` lists of any
 //! length.
+//!
+//! A batch insert cannot be wrapped on SQLite (diesel runs it through a
+//! wrapper of its own): the ledger's rows of a hand go in as a fixed-size
+//! array instead, which diesel keys by type (`ledger::insert_with`).
 //!
 //! Overriding `is_safe_to_cache_prepared` is part of diesel's interface for
 //! backend implementers; the crate opts in to it in `Cargo.toml`.
