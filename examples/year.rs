@@ -80,18 +80,25 @@ fn main() {
         // 07:00 in the casino: well inside the gaming day that starts 06:00.
         let start = zone.from_local_datetime(&day.and_time(NaiveTime::from_hms_opt(7, 0, 0).unwrap())).unwrap();
         pitboss::db::set_clock_offset(start.with_timezone(&Utc) - Utc::now());
-        let want = next.peek().copied().unwrap_or(last).min(played + per_day) - played;
-        let started = Instant::now();
-        let latencies = room.play_day(want, d);
-        played += want;
-        eprintln!(
-            "day {day}: {want} hands in {:.1} s ({:.0}/s); {played} in all",
-            started.elapsed().as_secs_f64(),
-            want as f64 / started.elapsed().as_secs_f64()
-        );
-        if next.peek() == Some(&played) {
-            next.next();
-            room.checkpoint(&server, played, day, first_day, latencies);
+        // A checkpoint may fall within the day: the day goes on after it.
+        let day_ends = (played + per_day).min(last);
+        let mut part = 0;
+        while played < day_ends {
+            let want = next.peek().copied().unwrap_or(last).min(day_ends) - played;
+            let started = Instant::now();
+            // Each part of a day deals its own cards.
+            let latencies = room.play_day(want, d * 16 + part);
+            part += 1;
+            played += want;
+            eprintln!(
+                "day {day}: {want} hands in {:.1} s ({:.0}/s); {played} in all",
+                started.elapsed().as_secs_f64(),
+                want as f64 / started.elapsed().as_secs_f64()
+            );
+            if next.peek() == Some(&played) {
+                next.next();
+                room.checkpoint(&server, played, day, first_day, latencies);
+            }
         }
     }
     pitboss::db::set_clock_offset(chrono::Duration::zero());
