@@ -286,3 +286,37 @@ fn board_page(backend: &str) {
     assert_eq!(dee.get("/floor/board").status, 403);
     assert_eq!(dee.post("/floor/tables/2/close", &[]).status, 403);
 }
+
+/// Issue 17: the seats taken now are kept by the database itself (made with
+/// a seating, freed by its cash-out row), one player a seat, on both backends.
+#[test]
+fn the_database_keeps_the_seats_taken_now() {
+    use diesel::QueryDsl;
+    use pitboss::db::schema::open_seatings;
+    for backend in backends() {
+        let app = spawn_app(backend);
+        room(&app);
+        let mut conn = app.db.as_ref().unwrap().conn().unwrap();
+        let taken = |conn: &mut pitboss::db::DbConnection| -> Vec<(i64, i32)> {
+            open_seatings::table
+                .order((open_seatings::table_id, open_seatings::seat))
+                .select((open_seatings::table_id, open_seatings::seat))
+                .load(conn)
+                .unwrap()
+        };
+        assert_eq!(taken(&mut conn), [(1, 1), (1, 2), (1, 3), (1, 4)], "[{backend}]");
+        // A second seating on a taken seat, past the service: refused by the
+        // database, nothing written.
+        let sql =
+            "INSERT INTO seatings (table_id, seat, player, seated_at) VALUES (1, 2, 'Eve', '2026-11-26 12:00:00')";
+        assert!(diesel::sql_query(sql).execute(&mut **conn).is_err(), "[{backend}] two players in seat 2");
+        assert_eq!(taken(&mut conn).len(), 4, "[{backend}]");
+        // A cash-out frees the seat; the next player takes it.
+        expect(&app, "POST", "/api/v1/tables/1/seats/2/cash-out", &Value::Null, 200);
+        assert_eq!(taken(&mut conn), [(1, 1), (1, 3), (1, 4)], "[{backend}]");
+        expect(&app, "POST", "/api/v1/tables/1/seats", &json!({"seat": 2, "player": "Eve", "buy_in": "50"}), 201);
+        assert_eq!(taken(&mut conn), [(1, 1), (1, 2), (1, 3), (1, 4)], "[{backend}]");
+        let seated = board_table(&app, 1);
+        assert_eq!(seated["seats_filled"], 4, "[{backend}] the board counts the seats taken: {seated}");
+    }
+}
