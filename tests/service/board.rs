@@ -309,7 +309,8 @@ fn the_database_keeps_the_seats_taken_now() {
         // database, nothing written.
         let sql =
             "INSERT INTO seatings (table_id, seat, player, seated_at) VALUES (1, 2, 'Eve', '2026-11-26 12:00:00')";
-        assert!(diesel::sql_query(sql).execute(&mut **conn).is_err(), "[{backend}] two players in seat 2");
+        let err = diesel::sql_query(sql).execute(&mut **conn).expect_err("two players in seat 2");
+        assert!(err.to_string().contains("open_seatings"), "[{backend}] refused by the seats' key: {err}");
         assert_eq!(taken(&mut conn).len(), 4, "[{backend}]");
         // A cash-out frees the seat; the next player takes it.
         expect(&app, "POST", "/api/v1/tables/1/seats/2/cash-out", &Value::Null, 200);
