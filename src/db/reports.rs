@@ -24,7 +24,9 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use super::rollups;
-use super::schema::{casino_tables, hands, jackpot_hits, ledger_entries, players, pools, seating_totals, seatings};
+use super::schema::{
+    casino_tables, hands, jackpot_hits, ledger_entries, open_seatings, players, pools, seating_totals, seatings,
+};
 use super::DbConnection;
 use crate::domain::{AppError, EntryKind, HitId, Money, PlayerId, PoolId, SeatNo, SeatingId, TableId};
 
@@ -78,6 +80,10 @@ pub struct RawParams {
     pub from: Option<String>,
     pub to: Option<String>,
     pub table: Option<String>,
+    /// A paged report's page ([`Page`]).
+    pub after: Option<String>,
+    pub before: Option<String>,
+    pub limit: Option<String>,
 }
 
 impl RawParams {
@@ -90,10 +96,13 @@ impl RawParams {
                 "from" => &mut raw.from,
                 "to" => &mut raw.to,
                 "table" => &mut raw.table,
+                "after" => &mut raw.after,
+                "before" => &mut raw.before,
+                "limit" => &mut raw.limit,
                 other => {
                     return Err(AppError::invalid(
                         "unknown_parameter",
-                        format!("unknown parameter {other:?}; a report takes from, to and table"),
+                        format!("unknown parameter {other:?}; a report takes from, to and table (and the sessions report after, before and limit)"),
                     )
                     .at_field(other))
                 }
@@ -654,91 +663,340 @@ pub struct SessionTotals {
     pub net: Decimal,
 }
 
+/// The sessions report: one page of its rows, the totals of the whole range.
 #[derive(Clone, Debug, Serialize)]
 pub struct SessionReport {
     pub from: NaiveDate,
     pub to: NaiveDate,
     pub table: Option<i64>,
+    /// This page's sessions, by gaming day, table and seating.
     pub sessions: Vec<SessionRow>,
+    /// Every session of the range, not only this page's.
     pub totals: SessionTotals,
+    /// The most rows a page holds.
+    pub limit: i64,
+    /// The page after this one: `after=<next>` (none on the last page).
+    pub next: Option<i64>,
+    /// The page before this one: `before=<previous>` (none on the first).
+    pub previous: Option<i64>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
 struct SessionCell {
+    sessions: usize,
     buy_in: i64,
     add_ons: i64,
     cash_out: i64,
     rake: i64,
     jackpot_payouts: i64,
     stack: i64,
-    cashed_out: bool,
 }
 
 impl SessionCell {
     fn net(&self) -> i64 {
         self.cash_out + self.stack - self.buy_in - self.add_ons
     }
+
+    fn totals(&self) -> SessionTotals {
+        SessionTotals {
+            sessions: self.sessions,
+            buy_in: from_cents(self.buy_in),
+            add_ons: from_cents(self.add_ons),
+            cash_out: from_cents(self.cash_out),
+            rake: from_cents(self.rake),
+            jackpot_payouts: from_cents(self.jackpot_payouts),
+            stack: from_cents(self.stack),
+            net: from_cents(self.net()),
+        }
+    }
 }
 
-/// Whose sessions: the seatings seated on a gaming day of a range (at a
-/// table or all), or a player's (the latest [`PLAYER_SESSIONS`]).
-pub enum SessionsOf<'a> {
-    Range(&'a Range),
-    Player(PlayerId),
+/// Rows on a page of the sessions report unless `limit` says otherwise.
+pub const PAGE_ROWS: i64 = 100;
+/// The most rows a page of the sessions report holds (`limit`).
+pub const MAX_PAGE_ROWS: i64 = 1000;
+
+/// Which page of a paged report: the rows after a row, before a row, or
+/// the first ones; at most `limit` of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Page {
+    pub after: Option<SeatingId>,
+    pub before: Option<SeatingId>,
+    pub limit: i64,
+}
+
+impl Page {
+    pub const FIRST: Page = Page { after: None, before: None, limit: PAGE_ROWS };
+
+    /// Checks `after`, `before` and `limit` as given.
+    pub fn parse(raw: &RawParams) -> Result<Page, AppError> {
+        let id = |text: &Option<String>, name: &str| -> Result<Option<SeatingId>, AppError> {
+            text.as_deref()
+                .map(|t| match t.parse::<i64>() {
+                    Ok(n) if n > 0 => Ok(SeatingId(n)),
+                    _ => Err(AppError::invalid("bad_page", format!("{name} {t:?} is not a session's seating id"))
+                        .at_field(name)),
+                })
+                .transpose()
+        };
+        let (after, before) = (id(&raw.after, "after")?, id(&raw.before, "before")?);
+        if after.is_some() && before.is_some() {
+            return Err(AppError::invalid("bad_page", "give after or before, not both").at_field("before"));
+        }
+        let limit = match raw.limit.as_deref() {
+            None => PAGE_ROWS,
+            Some(t) => match t.parse::<i64>() {
+                Ok(n) if (1..=MAX_PAGE_ROWS).contains(&n) => n,
+                _ => {
+                    return Err(AppError::invalid(
+                        "bad_page",
+                        format!("limit {t:?} is not a number of rows from 1 to {MAX_PAGE_ROWS}"),
+                    )
+                    .at_field("limit"))
+                }
+            },
+        };
+        Ok(Page { after, before, limit })
+    }
+}
+
+/// The sessions seated on a gaming day of the range (each seating's own
+/// table's clock at its buy-in), with their totals as of now (rows written
+/// after the range count too): one page of rows, by gaming day, table and
+/// seating, and the totals of the whole range from the day rollups.
+pub fn session_report(conn: &mut DbConnection, range: &Range, page: Page) -> Result<SessionReport, AppError> {
+    let rows = session_page(conn, range, page)?;
+    let totals = session_totals(conn, range)?;
+    Ok(SessionReport {
+        from: range.from,
+        to: range.to,
+        table: range.table,
+        sessions: rows.sessions,
+        totals,
+        limit: page.limit,
+        next: rows.next,
+        previous: rows.previous,
+    })
+}
+
+/// A page of the sessions report's rows.
+pub struct SessionPage {
+    pub sessions: Vec<SessionRow>,
+    /// The last row's seating id, if rows follow it.
+    pub next: Option<i64>,
+    /// The first row's seating id, if rows come before it.
+    pub previous: Option<i64>,
+}
+
+/// One page of the sessions seated in the range: a seek on the seatings'
+/// totals by (gaming day, table, seating), then one query for the rows.
+pub fn session_page(conn: &mut DbConnection, range: &Range, page: Page) -> Result<SessionPage, AppError> {
+    let tables = all_tables(conn)?;
+    let (from, to) = (text_day(range.from), text_day(range.to));
+    let in_range = || {
+        let mut q = seating_totals::table
+            .filter(seating_totals::gaming_day.ge(from.clone()))
+            .filter(seating_totals::gaming_day.le(to.clone()))
+            .into_boxed();
+        if let Some(t) = range.table {
+            q = q.filter(seating_totals::table_id.eq(TableId(t)));
+        }
+        q
+    };
+    // The row a page starts after or ends before, by its place in the order.
+    let key = |conn: &mut DbConnection, id: SeatingId, name: &str| -> Result<(String, TableId), AppError> {
+        let found: Option<(Option<String>, Option<TableId>)> = seating_totals::table
+            .filter(seating_totals::seating_id.eq(id))
+            .select((seating_totals::gaming_day, seating_totals::table_id))
+            .first(conn)
+            .optional()?;
+        match found {
+            Some((Some(d), Some(t))) => Ok((d, t)),
+            _ => Err(AppError::invalid("bad_page", format!("{name} {id}: there is no such session")).at_field(name)),
+        }
+    };
+    // Rows after (or before) a place in the order (day, table, seating).
+    type Place = (String, TableId, SeatingId);
+    let beyond = |place: &Place, forward: bool| {
+        let (d, t, s) = (place.0.clone(), place.1, place.2);
+        let mut q = in_range();
+        if forward {
+            q = q.filter(seating_totals::gaming_day.ge(d.clone())).filter(
+                seating_totals::gaming_day.gt(d.clone()).or(seating_totals::gaming_day.eq(d).and(
+                    seating_totals::table_id
+                        .gt(t)
+                        .or(seating_totals::table_id.eq(t).and(seating_totals::seating_id.gt(s).nullable())),
+                )),
+            );
+            q.order((
+                seating_totals::gaming_day.asc(),
+                seating_totals::table_id.asc(),
+                seating_totals::seating_id.asc(),
+            ))
+        } else {
+            q = q.filter(seating_totals::gaming_day.le(d.clone())).filter(
+                seating_totals::gaming_day.lt(d.clone()).or(seating_totals::gaming_day.eq(d).and(
+                    seating_totals::table_id
+                        .lt(t)
+                        .or(seating_totals::table_id.eq(t).and(seating_totals::seating_id.lt(s).nullable())),
+                )),
+            );
+            q.order((
+                seating_totals::gaming_day.desc(),
+                seating_totals::table_id.desc(),
+                seating_totals::seating_id.desc(),
+            ))
+        }
+    };
+    let place_of = |conn: &mut DbConnection, id: SeatingId, name: &str| -> Result<Place, AppError> {
+        let (d, t) = key(conn, id, name)?;
+        Ok((d, t, id))
+    };
+    // This page's seating ids in order, and whether rows lie beyond each end.
+    let select = (seating_totals::gaming_day, seating_totals::table_id, seating_totals::seating_id);
+    let load_places = |conn: &mut DbConnection, q: BoxedTotals<'_>, n: i64| -> Result<Vec<Place>, AppError> {
+        let rows: Vec<(Option<String>, Option<TableId>, SeatingId)> = q.select(select).limit(n).load(conn)?;
+        Ok(rows.into_iter().filter_map(|(d, t, s)| Some((d?, t?, s))).collect())
+    };
+    let n = page.limit;
+    let (places, more_before, more_after) = match (page.after, page.before) {
+        (None, Some(before)) => {
+            let place = place_of(conn, before, "before")?;
+            let mut places = load_places(conn, beyond(&place, false), n + 1)?;
+            let more_before = places.len() as i64 > n;
+            places.truncate(n as usize);
+            places.reverse();
+            let more_after = match places.last() {
+                Some(last) => !load_places(conn, beyond(last, true), 1)?.is_empty(),
+                None => false,
+            };
+            (places, more_before, more_after)
+        }
+        (after, _) => {
+            let mut places = match after {
+                Some(a) => {
+                    let place = place_of(conn, a, "after")?;
+                    load_places(conn, beyond(&place, true), n + 1)?
+                }
+                None => {
+                    let q = in_range().order((
+                        seating_totals::gaming_day.asc(),
+                        seating_totals::table_id.asc(),
+                        seating_totals::seating_id.asc(),
+                    ));
+                    load_places(conn, q, n + 1)?
+                }
+            };
+            let more_after = places.len() as i64 > n;
+            places.truncate(n as usize);
+            let more_before = match places.first() {
+                Some(first) => !load_places(conn, beyond(first, false), 1)?.is_empty(),
+                None => false,
+            };
+            (places, more_before, more_after)
+        }
+    };
+    let ids: Vec<SeatingId> = places.iter().map(|p| p.2).collect();
+    Ok(SessionPage {
+        sessions: session_rows(conn, &tables, &ids)?,
+        next: if more_after { ids.last().map(|s| s.get()) } else { None },
+        previous: if more_before { ids.first().map(|s| s.get()) } else { None },
+    })
+}
+
+type BoxedTotals<'a> = seating_totals::BoxedQuery<'a, super::MultiBackend>;
+
+/// A seating's stack now: the balance after its latest ledger row (a
+/// subquery, one index probe).
+macro_rules! latest_stack {
+    ($seating:expr) => {{
+        let latest = diesel::alias!(ledger_entries as latest);
+        latest
+            .filter(latest.field(ledger_entries::seating_id).eq($seating.nullable()))
+            .order(latest.field(ledger_entries::id).desc())
+            .select(latest.field(ledger_entries::balance_after_cents))
+            .limit(1)
+            .single_value()
+    }};
+}
+
+/// The totals of every session seated in the range: the day rollups' sums,
+/// and the stacks of those still seated (their latest ledger row each; a
+/// cashed-out session's stack is 0).
+pub fn session_totals(conn: &mut DbConnection, range: &Range) -> Result<SessionTotals, AppError> {
+    let (from, to) = (text_day(range.from), text_day(range.to));
+    let (from, to) = (from.as_str(), to.as_str());
+    let tables = range.table.map(|t| vec![TableId(t)]);
+    let mut cell = SessionCell::default();
+    for d in rollups::session_days(conn, tables.as_deref(), from, to)? {
+        cell.sessions += usize::try_from(d.sessions).unwrap_or(0);
+        cell.buy_in += d.buy_in.cents();
+        cell.add_ons += d.add_ons.cents();
+        cell.cash_out += d.cash_out.cents();
+        cell.rake += d.rake.cents();
+        cell.jackpot_payouts += d.payouts.cents();
+    }
+    let mut q = open_seatings::table
+        .inner_join(seating_totals::table.on(seating_totals::seating_id.eq(open_seatings::seating_id)))
+        .filter(seating_totals::gaming_day.ge(from.to_string()))
+        .filter(seating_totals::gaming_day.le(to.to_string()))
+        .into_boxed();
+    if let Some(t) = range.table {
+        q = q.filter(open_seatings::table_id.eq(TableId(t)));
+    }
+    let stacks: Vec<Option<Money>> = q.select(latest_stack!(open_seatings::seating_id)).load(conn)?;
+    cell.stack = stacks.into_iter().map(|s| s.unwrap_or_default().cents()).sum();
+    Ok(cell.totals())
 }
 
 /// At most this many of a player's sessions are read (the latest).
 pub const PLAYER_SESSIONS: i64 = 500;
 
-/// Every seating whose `seated_at` falls on a gaming day of the range (the
-/// table's clock), with its totals as of now (also rows written after the
-/// range): one query, the seatings' totals kept with the ledger.
-pub fn session_report(conn: &mut DbConnection, range: &Range) -> Result<SessionReport, AppError> {
-    let (sessions, totals) = sessions(conn, SessionsOf::Range(range))?;
-    Ok(SessionReport { from: range.from, to: range.to, table: range.table, totals, sessions })
+/// A player's latest [`PLAYER_SESSIONS`] sessions, oldest first, with
+/// their totals.
+pub fn player_sessions(
+    conn: &mut DbConnection,
+    player: PlayerId,
+) -> Result<(Vec<SessionRow>, SessionTotals), AppError> {
+    let tables = all_tables(conn)?;
+    let mut ids: Vec<SeatingId> = seatings::table
+        .filter(seatings::player_id.eq(player))
+        .order(seatings::id.desc())
+        .limit(PLAYER_SESSIONS)
+        .select(seatings::id)
+        .load(conn)?;
+    ids.reverse();
+    let sessions = session_rows(conn, &tables, &ids)?;
+    let cents = |d: Decimal| i64::try_from(d * Decimal::ONE_HUNDRED).unwrap_or(0);
+    let mut cell = SessionCell { sessions: sessions.len(), ..Default::default() };
+    for s in &sessions {
+        cell.buy_in += cents(s.buy_in);
+        cell.add_ons += cents(s.add_ons);
+        cell.cash_out += cents(s.cash_out);
+        cell.rake += cents(s.rake);
+        cell.jackpot_payouts += cents(s.jackpot_payouts);
+        cell.stack += cents(s.stack);
+    }
+    Ok((sessions, cell.totals()))
 }
 
-/// The sessions of a range or a player, oldest first, with their totals.
-pub fn sessions(conn: &mut DbConnection, of: SessionsOf) -> Result<(Vec<SessionRow>, SessionTotals), AppError> {
-    let tables = match &of {
-        SessionsOf::Range(range) => selected_tables(conn, range)?,
-        SessionsOf::Player(_) => all_tables(conn)?,
-    };
-    let cashed_out = ledger_entries::table
-        .filter(ledger_entries::seating_id.eq(seatings::id.nullable()))
-        .filter(ledger_entries::kind.eq(EntryKind::CashOut));
-    let latest = diesel::alias!(ledger_entries as latest);
-    let stack = latest
-        .filter(latest.field(ledger_entries::seating_id).eq(seatings::id.nullable()))
-        .order(latest.field(ledger_entries::id).desc())
-        .select(latest.field(ledger_entries::balance_after_cents))
-        .limit(1)
-        .single_value();
-    let mut q = seatings::table
-        .left_join(seating_totals::table.on(seating_totals::seating_id.eq(seatings::id)))
-        .left_join(players::table.on(players::id.nullable().eq(seatings::player_id)))
-        .into_boxed();
-    match &of {
-        SessionsOf::Range(range) => {
-            let (start, end) = range.window();
-            q = q.filter(seatings::seated_at.ge(start)).filter(seatings::seated_at.lt(end));
-            if let Some(t) = range.table {
-                q = q.filter(seatings::table_id.eq(TableId(t)));
-            }
-            q = q.order(seatings::id.asc());
-        }
-        SessionsOf::Player(player) => {
-            q = q.filter(seatings::player_id.eq(*player)).order(seatings::id.desc()).limit(PLAYER_SESSIONS);
-        }
+/// The sessions of these seatings, in the order given: one query.
+fn session_rows(conn: &mut DbConnection, tables: &[TableInfo], ids: &[SeatingId]) -> Result<Vec<SessionRow>, AppError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
     }
+    let open = open_seatings::table.filter(open_seatings::seating_id.eq(seatings::id));
     type SessionTuple = (
         (SeatingId, TableId, SeatNo, String, NaiveDateTime, Option<PlayerId>),
         Option<String>,
-        Option<(Money, Money, Money, Money, Money)>,
+        Option<(Option<String>, Money, Money, Money, Money, Money)>,
         Option<Money>,
         bool,
     );
-    let found: Vec<SessionTuple> = q
+    let found: Vec<SessionTuple> = seatings::table
+        .left_join(seating_totals::table.on(seating_totals::seating_id.eq(seatings::id)))
+        .left_join(players::table.on(players::id.nullable().eq(seatings::player_id)))
+        .filter(seatings::id.eq_any(ids.to_vec()))
         .select((
             (
                 seatings::id,
@@ -750,6 +1008,7 @@ pub fn sessions(conn: &mut DbConnection, of: SessionsOf) -> Result<(Vec<SessionR
             ),
             players::member_no.nullable(),
             (
+                seating_totals::gaming_day,
                 seating_totals::buy_in_cents,
                 seating_totals::add_ons_cents,
                 seating_totals::cash_out_cents,
@@ -757,67 +1016,44 @@ pub fn sessions(conn: &mut DbConnection, of: SessionsOf) -> Result<(Vec<SessionR
                 seating_totals::payouts_cents,
             )
                 .nullable(),
-            stack,
-            diesel::dsl::exists(cashed_out),
+            latest_stack!(seatings::id),
+            diesel::dsl::exists(open),
         ))
         .load(conn)?;
-    let mut sessions = Vec::new();
-    let mut totals = SessionCell::default();
-    for ((seating_id, table_id, seat, player, seated_at, player_id), member_no, sums, stack, cashed_out) in found {
+    let mut by_id: HashMap<SeatingId, SessionRow> = HashMap::with_capacity(found.len());
+    for ((seating_id, table_id, seat, player, seated_at, player_id), member_no, sums, stack, seated) in found {
         let Some(t) = tables.iter().find(|t| t.id == table_id.get()) else { continue };
-        if let SessionsOf::Range(range) = &of {
-            if !range.contains(t.clock.day(seated_at)) {
-                continue;
-            }
-        }
-        let (buy_in, add_ons, cash_out, rake, payouts) = sums.unwrap_or_default();
-        let c = SessionCell {
-            buy_in: buy_in.cents(),
-            add_ons: add_ons.cents(),
-            cash_out: cash_out.cents(),
-            rake: rake.cents(),
-            jackpot_payouts: payouts.cents(),
-            stack: stack.unwrap_or_default().cents(),
-            cashed_out,
+        let (day, buy_in, add_ons, cash_out, rake, payouts) = sums.unwrap_or_default();
+        let gaming_day = match day {
+            Some(d) => stored_day(&d)?,
+            None => t.clock.day(seated_at),
         };
-        totals.buy_in += c.buy_in;
-        totals.add_ons += c.add_ons;
-        totals.cash_out += c.cash_out;
-        totals.rake += c.rake;
-        totals.jackpot_payouts += c.jackpot_payouts;
-        totals.stack += c.stack;
-        sessions.push(SessionRow {
-            seating_id: seating_id.get(),
-            table_id: t.id,
-            table: t.name.clone(),
-            seat: seat.get(),
-            player,
-            player_id: player_id.map(PlayerId::get),
-            member_no,
-            seated_at: seated_at.and_utc(),
-            gaming_day: t.clock.day(seated_at),
-            status: if c.cashed_out { "cashed out" } else { "seated" },
-            buy_in: from_cents(c.buy_in),
-            add_ons: from_cents(c.add_ons),
-            cash_out: from_cents(c.cash_out),
-            rake: from_cents(c.rake),
-            jackpot_payouts: from_cents(c.jackpot_payouts),
-            stack: from_cents(c.stack),
-            net: from_cents(c.net()),
-        });
+        let stack = stack.unwrap_or_default();
+        let net = cash_out.cents() + stack.cents() - buy_in.cents() - add_ons.cents();
+        by_id.insert(
+            seating_id,
+            SessionRow {
+                seating_id: seating_id.get(),
+                table_id: t.id,
+                table: t.name.clone(),
+                seat: seat.get(),
+                player,
+                player_id: player_id.map(PlayerId::get),
+                member_no,
+                seated_at: seated_at.and_utc(),
+                gaming_day,
+                status: if seated { "seated" } else { "cashed out" },
+                buy_in: from_cents(buy_in.cents()),
+                add_ons: from_cents(add_ons.cents()),
+                cash_out: from_cents(cash_out.cents()),
+                rake: from_cents(rake.cents()),
+                jackpot_payouts: from_cents(payouts.cents()),
+                stack: from_cents(stack.cents()),
+                net: from_cents(net),
+            },
+        );
     }
-    sessions.sort_by_key(|s| (s.seated_at, s.seating_id));
-    let totals = SessionTotals {
-        sessions: sessions.len(),
-        buy_in: from_cents(totals.buy_in),
-        add_ons: from_cents(totals.add_ons),
-        cash_out: from_cents(totals.cash_out),
-        rake: from_cents(totals.rake),
-        jackpot_payouts: from_cents(totals.jackpot_payouts),
-        stack: from_cents(totals.stack),
-        net: from_cents(totals.net()),
-    };
-    Ok((sessions, totals))
+    Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
 }
 
 #[cfg(test)]

@@ -12,7 +12,11 @@
 //! - a pool's day (the pool's clock: the first table feeding it, or UTC
 //!   midnight): its seeds, locks, returns (a reversal counts as the kind it
 //!   reverses) and the payouts of its hits;
-//! - a seating: buy-in, add-ons, cash-out, rake and payouts.
+//! - a seating: buy-in, add-ons, cash-out, rake and payouts, with its table
+//!   and the gaming day it was seated on (made at its buy-in);
+//! - a table's sessions by the day they were seated on: how many, and the
+//!   sums of their totals (kept by the database itself, by triggers on the
+//!   seatings' totals, so that it cannot differ from them).
 
 use std::collections::BTreeMap;
 
@@ -22,7 +26,8 @@ use diesel::upsert::excluded;
 
 use super::cached::by_text;
 use super::schema::{
-    casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pool_days, seating_totals, showdowns, table_days,
+    casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pool_days, seating_totals, seatings, session_days,
+    showdowns, table_days,
 };
 use super::DbConnection;
 use crate::domain::clock::{gaming_day, Clock};
@@ -131,7 +136,34 @@ pub struct SeatingTotals {
     pub payouts: Money,
 }
 
-/// Adds to the totals of several seatings, in one statement.
+/// Makes the totals of new seatings (at the buy-in, or in a rebuild), naming
+/// each one's table and the gaming day it was seated on.
+pub fn make_seating_totals(conn: &mut DbConnection, rows: &[SeatingTotalsRow]) -> QueryResult<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let values: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            (
+                seating_totals::seating_id.eq(r.seating_id),
+                seating_totals::table_id.eq(r.table_id),
+                seating_totals::gaming_day.eq(r.gaming_day.clone()),
+                seating_totals::buy_in_cents.eq(r.buy_in),
+                seating_totals::add_ons_cents.eq(r.add_ons),
+                seating_totals::cash_out_cents.eq(r.cash_out),
+                seating_totals::rake_cents.eq(r.rake),
+                seating_totals::payouts_cents.eq(r.payouts),
+            )
+        })
+        .collect();
+    on_backend!(conn, |c| diesel::insert_into(seating_totals::table).values(&values).execute(c))?;
+    Ok(())
+}
+
+/// Adds to the totals of several seatings, in one statement. Their totals
+/// were made at their buy-in ([`make_seating_totals`]): an addition to
+/// totals that do not exist is refused by the database.
 pub fn add_seating_totals(conn: &mut DbConnection, rows: &[(SeatingId, SeatingTotals)]) -> QueryResult<()> {
     if rows.is_empty() {
         return Ok(());
@@ -269,6 +301,9 @@ pub fn pool_days(conn: &mut DbConnection, pool: Option<PoolId>) -> QueryResult<V
 #[derive(Clone, Debug, Queryable, PartialEq, Eq)]
 pub struct SeatingTotalsRow {
     pub seating_id: SeatingId,
+    pub table_id: Option<TableId>,
+    /// The gaming day it was seated on, `YYYY-MM-DD`.
+    pub gaming_day: Option<String>,
     pub buy_in: Money,
     pub add_ons: Money,
     pub cash_out: Money,
@@ -284,6 +319,8 @@ pub fn seating_totals(conn: &mut DbConnection, seatings: Option<&[SeatingId]>) -
     q.order(seating_totals::seating_id)
         .select((
             seating_totals::seating_id,
+            seating_totals::table_id,
+            seating_totals::gaming_day,
             seating_totals::buy_in_cents,
             seating_totals::add_ons_cents,
             seating_totals::cash_out_cents,
@@ -293,11 +330,54 @@ pub fn seating_totals(conn: &mut DbConnection, seatings: Option<&[SeatingId]>) -
         .load(conn)
 }
 
+/// A table's sessions seated on one gaming day: how many, and their totals.
+#[derive(Clone, Debug, Queryable, PartialEq, Eq)]
+pub struct SessionDayRow {
+    pub gaming_day: String,
+    pub table_id: TableId,
+    pub sessions: i64,
+    pub buy_in: Money,
+    pub add_ons: Money,
+    pub cash_out: Money,
+    pub rake: Money,
+    pub payouts: Money,
+}
+
+/// The session days from `from` to `to` (`YYYY-MM-DD`, inclusive) of these
+/// tables (all when `None`), by day and table.
+pub fn session_days(
+    conn: &mut DbConnection,
+    tables: Option<&[TableId]>,
+    from: &str,
+    to: &str,
+) -> QueryResult<Vec<SessionDayRow>> {
+    let mut q = session_days::table
+        .filter(session_days::gaming_day.ge(from.to_string()))
+        .filter(session_days::gaming_day.le(to.to_string()))
+        .into_boxed();
+    if let Some(t) = tables {
+        q = q.filter(session_days::table_id.eq_any(t.to_vec()));
+    }
+    q.order((session_days::gaming_day, session_days::table_id))
+        .select((
+            session_days::gaming_day,
+            session_days::table_id,
+            session_days::sessions,
+            session_days::buy_in_cents,
+            session_days::add_ons_cents,
+            session_days::cash_out_cents,
+            session_days::rake_cents,
+            session_days::payouts_cents,
+        ))
+        .load(conn)
+}
+
 /// Empties every rollup (before a rebuild from the ledger).
 pub fn clear(conn: &mut DbConnection) -> QueryResult<()> {
     diesel::delete(table_days::table).execute(conn)?;
     diesel::delete(pool_days::table).execute(conn)?;
     diesel::delete(seating_totals::table).execute(conn)?;
+    diesel::delete(session_days::table).execute(conn)?;
     Ok(())
 }
 
@@ -341,6 +421,7 @@ pub struct Recomputed {
     pub table_days: Vec<TableDayRow>,
     pub pool_days: Vec<PoolDayRow>,
     pub seatings: Vec<SeatingTotalsRow>,
+    pub session_days: Vec<SessionDayRow>,
 }
 
 /// The rollups as kept, in the same shape as [`recompute`] gives them.
@@ -355,6 +436,7 @@ pub fn kept(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         table_days: all_table_days(conn)?.into_iter().filter(nonzero_table).collect(),
         pool_days: pool_days(conn, None)?.into_iter().filter(nonzero_pool).collect(),
         seatings: seating_totals(conn, None)?,
+        session_days: session_days(conn, None, "0000-00-00", "9999-99-99")?,
     })
 }
 
@@ -434,6 +516,13 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         .load::<(HitId, PoolId)>(conn)?
         .into_iter()
         .collect();
+    // Each seating's table and the day it was seated on.
+    let seated: BTreeMap<SeatingId, (TableId, String)> = seatings::table
+        .select((seatings::id, seatings::table_id, seatings::seated_at))
+        .load::<(SeatingId, TableId, NaiveDateTime)>(conn)?
+        .into_iter()
+        .map(|(s, t, at)| Ok((s, (t, day(clocks.get(&t).ok_or_else(|| AppError::internal("seating's table"))?.0, at)))))
+        .collect::<Result<_, AppError>>()?;
     let mut pool_days: BTreeMap<(PoolId, String), PoolDayRow> = BTreeMap::new();
     let mut seatings: BTreeMap<SeatingId, SeatingTotalsRow> = BTreeMap::new();
     for (_, table, hand, seating, pool, hit, kind, amount, reverses, at) in &rows {
@@ -496,6 +585,8 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         if let Some(s) = seating {
             let row = seatings.entry(*s).or_insert_with(|| SeatingTotalsRow {
                 seating_id: *s,
+                table_id: seated.get(s).map(|x| x.0),
+                gaming_day: seated.get(s).map(|x| x.1.clone()),
                 buy_in: Money::ZERO,
                 add_ons: Money::ZERO,
                 cash_out: Money::ZERO,
@@ -518,10 +609,31 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
     let nonzero_pool = |r: &PoolDayRow| {
         !(r.seeds.is_zero() && r.locked.is_zero() && r.returned.is_zero() && r.other.is_zero() && r.paid_out.is_zero())
     };
+    let mut days: BTreeMap<(String, TableId), SessionDayRow> = BTreeMap::new();
+    for r in seatings.values() {
+        let (Some(t), Some(d)) = (r.table_id, &r.gaming_day) else { continue };
+        let row = days.entry((d.clone(), t)).or_insert_with(|| SessionDayRow {
+            gaming_day: d.clone(),
+            table_id: t,
+            sessions: 0,
+            buy_in: Money::ZERO,
+            add_ons: Money::ZERO,
+            cash_out: Money::ZERO,
+            rake: Money::ZERO,
+            payouts: Money::ZERO,
+        });
+        row.sessions += 1;
+        row.buy_in += r.buy_in;
+        row.add_ons += r.add_ons;
+        row.cash_out += r.cash_out;
+        row.rake += r.rake;
+        row.payouts += r.payouts;
+    }
     Ok(Recomputed {
         table_days: table_days.into_values().filter(nonzero_table).collect(),
         pool_days: pool_days.into_values().filter(nonzero_pool).collect(),
         seatings: seatings.into_values().collect(),
+        session_days: days.into_values().collect(),
     })
 }
 
@@ -567,24 +679,9 @@ pub fn rebuild(conn: &mut DbConnection) -> Result<(), AppError> {
             PoolDay { seeds: r.seeds, locked: r.locked, returned: r.returned, other: r.other, paid_out: r.paid_out },
         )?;
     }
-    let seatings: Vec<(SeatingId, SeatingTotals)> = fresh
-        .seatings
-        .iter()
-        .map(|s| {
-            (
-                s.seating_id,
-                SeatingTotals {
-                    buy_in: s.buy_in,
-                    add_ons: s.add_ons,
-                    cash_out: s.cash_out,
-                    rake: s.rake,
-                    payouts: s.payouts,
-                },
-            )
-        })
-        .collect();
-    for chunk in seatings.chunks(200) {
-        add_seating_totals(conn, chunk)?;
+    // The session days follow from the seatings' totals (the triggers).
+    for chunk in fresh.seatings.chunks(200) {
+        make_seating_totals(conn, chunk)?;
     }
     Ok(())
 }

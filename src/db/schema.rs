@@ -242,8 +242,23 @@ diesel::table! {
 }
 
 diesel::table! {
+    session_days (gaming_day, table_id) {
+        gaming_day -> Text,
+        table_id -> Int8,
+        sessions -> Int8,
+        buy_in_cents -> Int8,
+        add_ons_cents -> Int8,
+        cash_out_cents -> Int8,
+        rake_cents -> Int8,
+        payouts_cents -> Int8,
+    }
+}
+
+diesel::table! {
     seating_totals (seating_id) {
         seating_id -> Int8,
+        table_id -> Nullable<Int8>,
+        gaming_day -> Nullable<Text>,
         buy_in_cents -> Int8,
         add_ons_cents -> Int8,
         cash_out_cents -> Int8,
@@ -359,6 +374,7 @@ diesel::joinable!(seating_totals -> seatings (seating_id));
 diesel::joinable!(players -> users (created_by));
 diesel::joinable!(seatings -> casino_tables (table_id));
 diesel::joinable!(seatings -> players (player_id));
+diesel::joinable!(session_days -> casino_tables (table_id));
 diesel::joinable!(showdowns -> hands (hand_id));
 diesel::joinable!(sign_in_unlocks -> users (unlocked_by));
 diesel::joinable!(table_days -> casino_tables (table_id));
@@ -390,6 +406,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     ruleset_versions,
     seating_totals,
     seatings,
+    session_days,
     showdowns,
     sign_in_unlocks,
     table_days,

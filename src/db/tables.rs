@@ -298,6 +298,7 @@ pub fn insert_seating(
     seat: SeatNo,
     player: PlayerId,
     name: &str,
+    at: chrono::NaiveDateTime,
 ) -> QueryResult<SeatingId> {
     diesel::insert_into(seatings::table)
         .values((
@@ -305,7 +306,7 @@ pub fn insert_seating(
             seatings::seat.eq(seat),
             seatings::player.eq(name),
             seatings::player_id.eq(player),
-            seatings::seated_at.eq(now()),
+            seatings::seated_at.eq(at),
         ))
         .returning(seatings::id)
         .get_result(conn)

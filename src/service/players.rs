@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{audit, check_name};
 use crate::db::players as q;
-use crate::db::reports::{self, SessionRow, SessionTotals, SessionsOf};
+use crate::db::reports::{self, SessionRow, SessionTotals};
 use crate::db::{Database, DbConnection};
 use crate::domain::{Actor, AppError, PlayerId};
 
@@ -182,7 +182,7 @@ pub struct PlayerDetail {
 
 pub fn get_player(conn: &mut DbConnection, id: PlayerId) -> Result<PlayerDetail, AppError> {
     let p = q::by_id(conn, id)?.ok_or_else(|| AppError::not_found("no_player", format!("no player {id}")))?;
-    let (sessions, totals) = reports::sessions(conn, SessionsOf::Player(id))?;
+    let (sessions, totals) = reports::player_sessions(conn, id)?;
     Ok(PlayerDetail {
         id: p.id,
         name: p.name,

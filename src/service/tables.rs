@@ -921,12 +921,27 @@ pub fn seat_player(db: &Database, actor: &Actor, table: TableId, req: SeatPlayer
         }
         check_table_money(seated.iter().map(|s| s.stack), buy_in, "the buy-in").map_err(|e| e.at_field("buy_in"))?;
         let player = players::choose_or_make(conn, &actor, choice)?;
-        let seating = q::insert_seating(conn, table, seat, player.id, &player.name)?;
+        let at = crate::db::now();
+        let seating = q::insert_seating(conn, table, seat, player.id, &player.name, at)?;
         ledger::insert(
             conn,
             &[NewEntry { table_id: Some(table), seating_id: Some(seating), ..NewEntry::new(EntryKind::BuyIn, buy_in) }],
         )?;
-        rollups::add_seating_totals(conn, &[(seating, SeatingTotals { buy_in, ..Default::default() })])?;
+        // The session counts on the gaming day it was seated on.
+        let day = rollups::day(rollups::clock(&row.time_zone, &row.gaming_day_cutoff)?, at);
+        rollups::make_seating_totals(
+            conn,
+            &[rollups::SeatingTotalsRow {
+                seating_id: seating,
+                table_id: Some(table),
+                gaming_day: Some(day),
+                buy_in,
+                add_ons: Money::ZERO,
+                cash_out: Money::ZERO,
+                rake: Money::ZERO,
+                payouts: Money::ZERO,
+            }],
+        )?;
         let detail = serde_json::json!({
             "seat": seat, "player": player.name, "player_id": player.id, "member_no": player.member_no,
             "new_player": player.made, "buy_in": buy_in

@@ -245,6 +245,11 @@ impl CsvFile {
         self.0.write_record(fields).map_err(AppError::internal)
     }
 
+    /// The bytes written so far (a part of a file sent in parts).
+    pub fn bytes(self) -> Result<Vec<u8>, AppError> {
+        self.0.into_inner().map_err(AppError::internal)
+    }
+
     /// The download: `text/csv; charset=utf-8`, saved as `filename`.
     pub fn finish(self, filename: &str) -> Result<HttpResponse, AppError> {
         let bytes = self.0.into_inner().map_err(AppError::internal)?;

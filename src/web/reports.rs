@@ -27,6 +27,20 @@ fn raw_params(req: &HttpRequest) -> Result<RawParams, AppError> {
     RawParams::from_pairs(&pairs)
 }
 
+/// A report that is not paged refuses a page's parameters.
+fn unpaged(raw: &RawParams, what: &str) -> Result<(), AppError> {
+    for (name, given) in [("after", &raw.after), ("before", &raw.before), ("limit", &raw.limit)] {
+        if given.is_some() {
+            return Err(AppError::invalid(
+                "unknown_parameter",
+                format!("{what} is not paged: it takes from, to and table, not {name}"),
+            )
+            .at_field(name));
+        }
+    }
+    Ok(())
+}
+
 /// Checks the parameters and builds a report, on the blocking pool.
 async fn load<T: Send + 'static>(
     state: &web::Data<AppState>,
@@ -34,6 +48,7 @@ async fn load<T: Send + 'static>(
     build: fn(&mut DbConnection, &Range) -> Result<T, AppError>,
 ) -> Result<(Range, T), AppError> {
     let raw = raw_params(req)?;
+    unpaged(&raw, "this report")?;
     with_db(state, move |c| {
         let range = reports::resolve(c, &raw, now())?;
         let report = build(c, &range)?;
@@ -358,8 +373,15 @@ fn hits_grid(report: &reports::JackpotReport, tz: chrono_tz::Tz) -> Grid {
 }
 
 fn sessions_grid(report: &reports::SessionReport, tz: chrono_tz::Tz) -> Grid {
+    let mut g = sessions_head(tz);
+    g.rows = report.sessions.iter().map(|s| session_cells(s, tz)).collect();
+    g.foot = sessions_foot(&report.totals);
+    g
+}
+
+fn sessions_head(tz: chrono_tz::Tz) -> Grid {
     let at = format!("Seated ({tz})");
-    let mut g = Grid::new(&[
+    Grid::new(&[
         (at.as_str(), false),
         ("Gaming day", false),
         ("Table", false),
@@ -373,39 +395,43 @@ fn sessions_grid(report: &reports::SessionReport, tz: chrono_tz::Tz) -> Grid {
         ("Rake", true),
         ("Jackpot", true),
         ("Net", true),
-    ]);
-    let net = |d: rust_decimal::Decimal| Cell {
-        class: if d.is_sign_negative() && !d.is_zero() { "num neg" } else { "num pos" },
-        ..Cell::num(money(d))
-    };
-    for s in &report.sessions {
-        g.rows.push(vec![
-            Cell::plain(local(s.seated_at, tz)),
-            Cell::plain(s.gaming_day),
-            Cell::typed(&s.table),
-            Cell::num(s.seat),
-            // The player's record, where the seating has one.
-            Cell {
-                class: "player",
-                href: s.player_id.map(|id| format!("/players/{id}")).unwrap_or_default(),
-                ..Cell::typed(&s.player)
-            },
-            Cell::plain(s.status),
-            Cell::num(money(s.buy_in)),
-            Cell::num(money(s.add_ons)),
-            Cell::num(money(s.cash_out)),
-            Cell::num(money(s.stack)),
-            Cell::num(money(s.rake)),
-            Cell::num(money(s.jackpot_payouts)),
-            net(s.net),
-        ]);
-    }
-    let t = &report.totals;
-    g.foot = vec![Cell::plain("Total"), Cell::plain(format!("{} sessions", t.sessions))];
-    g.foot.extend((0..4).map(|_| Cell::plain("")));
-    g.foot.extend([t.buy_in, t.add_ons, t.cash_out, t.stack, t.rake, t.jackpot_payouts].map(|d| Cell::num(money(d))));
-    g.foot.push(net(t.net));
-    g
+    ])
+}
+
+/// Net money: red when lost.
+fn net_cell(d: rust_decimal::Decimal) -> Cell {
+    Cell { class: if d.is_sign_negative() && !d.is_zero() { "num neg" } else { "num pos" }, ..Cell::num(money(d)) }
+}
+
+fn session_cells(s: &reports::SessionRow, tz: chrono_tz::Tz) -> Vec<Cell> {
+    vec![
+        Cell::plain(local(s.seated_at, tz)),
+        Cell::plain(s.gaming_day),
+        Cell::typed(&s.table),
+        Cell::num(s.seat),
+        // The player's record, where the seating has one.
+        Cell {
+            class: "player",
+            href: s.player_id.map(|id| format!("/players/{id}")).unwrap_or_default(),
+            ..Cell::typed(&s.player)
+        },
+        Cell::plain(s.status),
+        Cell::num(money(s.buy_in)),
+        Cell::num(money(s.add_ons)),
+        Cell::num(money(s.cash_out)),
+        Cell::num(money(s.stack)),
+        Cell::num(money(s.rake)),
+        Cell::num(money(s.jackpot_payouts)),
+        net_cell(s.net),
+    ]
+}
+
+fn sessions_foot(t: &reports::SessionTotals) -> Vec<Cell> {
+    let mut foot = vec![Cell::plain("Total"), Cell::plain(format!("{} sessions", t.sessions))];
+    foot.extend((0..4).map(|_| Cell::plain("")));
+    foot.extend([t.buy_in, t.add_ons, t.cash_out, t.stack, t.rake, t.jackpot_payouts].map(|d| Cell::num(money(d))));
+    foot.push(net_cell(t.net));
+    foot
 }
 
 // ---- 1. rake ----
@@ -581,6 +607,21 @@ pub async fn jackpot_hits_csv(
 
 // ---- 3. sessions ----
 
+/// The sessions report's page: the range's checked parameters and a page.
+async fn load_sessions(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+) -> Result<(Range, reports::SessionReport), AppError> {
+    let raw = raw_params(req)?;
+    let page = reports::Page::parse(&raw)?;
+    with_db(state, move |c| {
+        let range = reports::resolve(c, &raw, now())?;
+        let report = reports::session_report(c, &range, page)?;
+        Ok((range, report))
+    })
+    .await
+}
+
 #[derive(Template)]
 #[template(path = "report_sessions.html")]
 struct SessionsPage {
@@ -588,46 +629,124 @@ struct SessionsPage {
     form: Form,
     report: reports::SessionReport,
     grid: Grid,
+    /// How many rows this page shows (of `report.totals.sessions`).
+    shown: usize,
+    /// `&limit=N` when the page size was chosen, for the pager's links.
+    limit_query: String,
 }
 
-/// `GET /reports/sessions`.
+/// `GET /reports/sessions`: a page of the range's sessions (`after`,
+/// `before`, `limit`) and the totals of them all.
 pub async fn sessions_page(
     state: web::Data<AppState>,
     req: HttpRequest,
     identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
-    match load(&state, &req, reports::session_report).await {
+    match load_sessions(&state, &req).await {
         Ok((range, report)) => {
             let grid = sessions_grid(&report, state.time_zone);
+            let shown = report.sessions.len();
+            let limit_query =
+                if report.limit == reports::PAGE_ROWS { String::new() } else { format!("&limit={}", report.limit) };
+            let form = form(&state, &range).await?;
             html(
                 actix_web::http::StatusCode::OK,
-                &SessionsPage { nav: Nav::of(&identity), form: form(&state, &range).await?, report, grid },
+                &SessionsPage { nav: Nav::of(&identity), form, report, grid, shown, limit_query },
             )
         }
         Err(e) => page_problem(&state, &identity, &req, e).await,
     }
 }
 
-/// `GET /reports/sessions.json`.
+/// `GET /reports/sessions.json`: a page of sessions (`after`, `before`,
+/// `limit`; `next` and `previous` name the pages beside it) and the totals
+/// of the whole range.
 pub async fn sessions_json(
     state: web::Data<AppState>,
     req: HttpRequest,
     identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
-    Ok(HttpResponse::Ok().json(load(&state, &req, reports::session_report).await?.1))
+    Ok(HttpResponse::Ok().json(load_sessions(&state, &req).await?.1))
 }
 
-/// `GET /reports/sessions.csv`: the page's table: a row per seating, then the totals.
+/// Sessions read for each part of the CSV file.
+const CSV_PART: i64 = reports::MAX_PAGE_ROWS;
+
+/// `GET /reports/sessions.csv`: every session of the range, then the totals.
+/// The file is sent as it is read, a thousand sessions at a time, so a
+/// year's file does not wait for (or hold) the whole of it.
 pub async fn sessions_csv(
     state: web::Data<AppState>,
     req: HttpRequest,
     identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
-    let (range, report) = load(&state, &req, reports::session_report).await?;
-    sessions_grid(&report, state.time_zone).csv(&csv_name("sessions", &range))
+    let raw = raw_params(&req)?;
+    unpaged(&raw, "the CSV file (every session of the range)")?;
+    let range = with_db(&state, move |c| reports::resolve(c, &raw, now())).await?;
+    let filename = csv_name("sessions", &range);
+    let tz = state.time_zone;
+    enum Part {
+        Rows(Option<i64>),
+        Totals,
+        Done,
+    }
+    let parts = futures_util::stream::unfold(Part::Rows(None), move |part| {
+        let (state, range) = (state.clone(), range.clone());
+        async move {
+            let (bytes, then) = match part {
+                Part::Done => return None,
+                Part::Rows(after) => {
+                    let page =
+                        reports::Page { after: after.map(crate::domain::SeatingId), before: None, limit: CSV_PART };
+                    match with_db(&state, move |c| reports::session_page(c, &range, page)).await {
+                        Ok(page) => {
+                            let mut csv = if after.is_none() { CsvFile::report() } else { CsvFile::new() };
+                            let head = sessions_head(tz);
+                            let rows =
+                                after.is_none().then(|| head.columns.iter().map(|c| c.heading.clone()).collect());
+                            let written = rows.into_iter().map(Ok).chain(
+                                page.sessions
+                                    .iter()
+                                    .map(|s| Ok(session_cells(s, tz).iter().map(Cell::field).collect())),
+                            );
+                            (
+                                csv_bytes(&mut csv, written).and_then(|()| csv.bytes()),
+                                page.next.map_or(Part::Totals, |n| Part::Rows(Some(n))),
+                            )
+                        }
+                        Err(e) => (Err(e), Part::Done),
+                    }
+                }
+                Part::Totals => match with_db(&state, move |c| reports::session_totals(c, &range)).await {
+                    Ok(totals) => {
+                        let mut csv = CsvFile::new();
+                        let foot = sessions_foot(&totals).iter().map(Cell::field).collect();
+                        (csv_bytes(&mut csv, std::iter::once(Ok(foot))).and_then(|()| csv.bytes()), Part::Done)
+                    }
+                    Err(e) => (Err(e), Part::Done),
+                },
+            };
+            if let Err(e) = &bytes {
+                log::error!("the sessions CSV file stopped part way: {e}");
+            }
+            Some((bytes.map(actix_web::web::Bytes::from), then))
+        }
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header(("Content-Disposition", format!("attachment; filename=\"{filename}\"")))
+        .streaming(parts))
+}
+
+/// Writes rows of fields into a part of a CSV file.
+fn csv_bytes(csv: &mut CsvFile, rows: impl Iterator<Item = Result<Vec<String>, AppError>>) -> Result<(), AppError> {
+    for row in rows {
+        csv.row(row?)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

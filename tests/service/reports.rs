@@ -28,14 +28,11 @@ fn get(app: &TestApp, path: &str) -> Value {
     expect(app, "GET", path, &Value::Null, 200)
 }
 
-/// A raw GET: (status, lower-cased headers, body text), for CSV, SVG and HTML.
+/// A raw GET: (status, lower-cased headers, body text), for CSV, SVG and HTML
+/// (a body sent in chunks put together).
 fn get_raw(app: &TestApp, path: &str) -> (u16, HashMap<String, String>, String) {
     let answer =
         crate::support::raw(app, "GET", path, &[("Authorization".to_string(), format!("Bearer {}", app.token))], "");
-    assert!(
-        !answer.header("transfer-encoding").is_some_and(|v| v.contains("chunked")),
-        "{path}: a chunked answer (this helper reads sized bodies only)"
-    );
     (answer.status, answer.headers.into_iter().collect(), answer.body)
 }
 
@@ -536,6 +533,55 @@ fn reports(backend: &str) {
     let net_at = header.iter().position(|h| h == "Net").unwrap();
     assert_eq!(&total[net_at], st["net"].as_str().unwrap());
 
+    // ---- the sessions a page at a time ----
+    // In order of gaming day, table and seating; every page carries the
+    // totals of the whole range.
+    let key =
+        |s: &Value| (s["gaming_day"].as_str().unwrap().to_string(), s["table_id"].as_i64(), s["seating_id"].as_i64());
+    assert!(list.windows(2).all(|w| key(&w[0]) < key(&w[1])), "sessions by day, table and seating");
+    let ids: Vec<i64> = list.iter().map(|s| s["seating_id"].as_i64().unwrap()).collect();
+    let page_ids = |page: &Value| -> Vec<i64> {
+        arr(&page["sessions"]).iter().map(|s| s["seating_id"].as_i64().unwrap()).collect()
+    };
+    let (mut walked, mut after, mut pages) = (Vec::new(), None::<i64>, 0);
+    loop {
+        let cursor = after.map(|a| format!("&after={a}")).unwrap_or_default();
+        let page = get(&app, &format!("/reports/sessions.json?{range}&limit=3{cursor}"));
+        assert_eq!(page["totals"], sessions["totals"], "a page's totals are the range's");
+        assert_eq!(page["limit"], 3);
+        assert_eq!(page["previous"].as_i64(), if pages == 0 { None } else { page_ids(&page).first().copied() });
+        assert!(arr(&page["sessions"]).len() <= 3);
+        walked.extend(arr(&page["sessions"]).iter().cloned());
+        pages += 1;
+        match page["next"].as_i64() {
+            Some(n) => {
+                assert_eq!(Some(n), page_ids(&page).last().copied());
+                after = Some(n);
+            }
+            None => break,
+        }
+    }
+    assert_eq!((pages, &walked), (3, list), "7 sessions: pages of 3, 3 and 1, the same rows");
+    // Back from the last session: the three before it, then the first three.
+    let back = get(&app, &format!("/reports/sessions.json?{range}&limit=3&before={}", ids[6]));
+    assert_eq!(page_ids(&back), ids[3..6]);
+    assert_eq!((back["previous"].as_i64(), back["next"].as_i64()), (Some(ids[3]), Some(ids[5])));
+    let first = get(&app, &format!("/reports/sessions.json?{range}&limit=3&before={}", ids[3]));
+    assert_eq!(page_ids(&first), ids[0..3]);
+    assert_eq!((first["previous"].as_i64(), first["next"].as_i64()), (None, Some(ids[2])));
+    // One table's sessions, paged within the table.
+    let macau_list = get(&app, &format!("/reports/sessions.json?{range}&table={}&limit=1", s.macau));
+    let macau_ids: Vec<i64> =
+        list.iter().filter(|x| x["table_id"] == s.macau).map(|s| s["seating_id"].as_i64().unwrap()).collect();
+    assert_eq!(page_ids(&macau_list), macau_ids[..1]);
+    assert_eq!(macau_list["totals"]["sessions"], macau_ids.len());
+    // The page links to the pages beside it and says what it shows.
+    let (_, _, html) = get_raw(&app, &format!("/reports/sessions?{range}&limit=3&after={}", ids[2]));
+    let html = html.replace("&#38;", "&amp;");
+    assert!(html.contains(&format!("&amp;before={}&amp;limit=3", ids[3])), "a link to the earlier page: {html}");
+    assert!(html.contains(&format!("&amp;after={}&amp;limit=3", ids[5])), "a link to the later page");
+    assert!(html.contains("3 of 7 sessions shown"), "{html}");
+
     // ---- pages ----
     for page in ["/reports", "/reports/rake", "/reports/jackpots", "/reports/sessions"] {
         let (status, headers, html) = get_raw(&app, &format!("{page}?{range}"));
@@ -582,6 +628,17 @@ fn bad_parameters_are_422_naming_them() {
         }
     }
     assert_invalid(&app, "/reports/rake.svg?to=nope", "to");
+    // The sessions report's pages: after or before a session, at most 1000 rows.
+    for bad in ["limit=0", "limit=1001", "limit=ten", "after=abc", "after=0", "before=-3"] {
+        let name = bad.split('=').next().unwrap();
+        assert_invalid(&app, &format!("/reports/sessions.json?{bad}"), name);
+    }
+    assert_invalid(&app, "/reports/sessions.json?after=1&before=2", "not both");
+    assert_invalid(&app, "/reports/sessions.json?after=999999", "after 999999: there is no such session");
+    // The other reports and the sessions file are not paged.
+    assert_invalid(&app, "/reports/rake.json?after=1", "not paged");
+    assert_invalid(&app, "/reports/jackpots.csv?limit=5", "not paged");
+    assert_invalid(&app, "/reports/sessions.csv?limit=5", "not paged");
     // 366 gaming days is allowed.
     get(&app, "/reports/rake.json?from=2025-11-21&to=2026-11-21");
     // Pages answer 422 too, with the problem in words and the form.
@@ -672,5 +729,41 @@ fn rollups_are_built_for_a_database_from_before_them() {
         let after = ["rake", "jackpots", "sessions"].map(|r| get(&app, &format!("/reports/{r}.json?{today}")));
         assert_eq!(after, before, "[{backend}] the reports from the built rollups");
         assert_eq!(pitboss::db::rollups::kept(&mut conn).unwrap(), pitboss::db::rollups::recompute(&mut conn).unwrap());
+    }
+}
+
+/// More sessions than one part of the CSV file (a thousand): the file is
+/// sent in parts and is still one table: the BOM and the header once, every
+/// session once, in order, then the totals of them all.
+#[test]
+fn the_sessions_file_of_a_long_range_is_sent_in_parts() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        let pool =
+            expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
+        let table = create_table(&app, "t", pool, "UTC", "06:00");
+        let sessions: usize = 1_003;
+        for n in 0..sessions {
+            let s = (n % 4 + 1) as i64;
+            seat(&app, table, s, &format!("P{n:04}"), "10");
+            expect(&app, "POST", &format!("/api/v1/tables/{table}/seats/{s}/cash-out"), &Value::Null, 200);
+        }
+        let (status, headers, body) = get_raw(&app, &format!("/reports/sessions.csv?table={table}"));
+        assert_eq!(status, 200);
+        assert_eq!(headers.get("transfer-encoding").map(String::as_str), Some("chunked"), "[{backend}] sent in parts");
+        let body = body.strip_prefix('\u{feff}').expect("the BOM first");
+        assert!(!body.contains('\u{feff}'), "[{backend}] the BOM once");
+        let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(body.as_bytes());
+        let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_string).collect();
+        let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(records.len(), sessions + 1, "[{backend}] every session and the totals");
+        let player = header.iter().position(|h| h == "Player").unwrap();
+        let names: Vec<String> = records[..sessions].iter().map(|r| r[player].to_string()).collect();
+        let want: Vec<String> = (0..sessions).map(|n| format!("P{n:04}")).collect();
+        assert_eq!(names, want, "[{backend}] each session once, in the order seated");
+        let total = records.last().unwrap();
+        assert_eq!((&total[0], &total[1]), ("Total", format!("{sessions} sessions").as_str()));
+        let buy_in = header.iter().position(|h| h == "Buy-in").unwrap();
+        assert_eq!(&total[buy_in], format!("{}.00", sessions * 10).as_str());
     }
 }

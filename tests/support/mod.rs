@@ -272,15 +272,36 @@ pub fn raw(app: &TestApp, method: &str, path: &str, headers: &[(String, String)]
     stream.write_all(body.as_bytes()).unwrap();
     let mut response = Vec::new();
     let _ = stream.read_to_end(&mut response);
-    let text = String::from_utf8_lossy(&response).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let end = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap_or(response.len());
+    let head = String::from_utf8_lossy(&response[..end]).to_string();
     let mut lines = head.lines();
     let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let headers = lines
+    let headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    Answer { status, headers, body: body.to_string() }
+    let body = response.get(end + 4..).unwrap_or_default();
+    let chunked = headers.iter().any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+    let body = if chunked { unchunk(body) } else { body.to_vec() };
+    Answer { status, headers, body: String::from_utf8_lossy(&body).to_string() }
+}
+
+/// A body sent in chunks (`Transfer-Encoding: chunked`), put together;
+/// panics on a body cut short (an answer that stopped part way).
+pub fn unchunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line = body.windows(2).position(|w| w == b"\r\n").expect("a chunk's size line");
+        let size = std::str::from_utf8(&body[..line]).unwrap().split(';').next().unwrap().trim().to_string();
+        let size = usize::from_str_radix(&size, 16).expect("a chunk's size in hex");
+        body = &body[line + 2..];
+        if size == 0 {
+            return out;
+        }
+        assert!(body.len() >= size + 2, "a chunk cut short: the answer stopped part way");
+        out.extend_from_slice(&body[..size]);
+        body = &body[size + 2..];
+    }
 }
 
 pub fn form_encode(fields: &[(&str, &str)]) -> String {
