@@ -319,6 +319,18 @@ impl Room {
             paths.push(format!("/reports/{report}.csv?{month}"));
             paths.push(format!("/reports/{report}?{month}"));
         }
+        // The sessions report deep into a year's range: the page after the
+        // middle seating, and the whole year's CSV file (a download).
+        let middle: i64 = {
+            let mut conn = self.db.conn().unwrap();
+            pitboss::db::schema::seatings::table
+                .select(diesel::dsl::max(pitboss::db::schema::seatings::id))
+                .first::<Option<pitboss::domain::SeatingId>>(&mut **conn)
+                .unwrap()
+                .map_or(1, |s| s.get() / 2)
+        };
+        paths.push(format!("/reports/sessions.json?{year}&after={middle}"));
+        paths.push(format!("/reports/sessions.csv?{year}"));
         paths.extend([
             "/".to_string(),
             "/floor".to_string(),

@@ -9,7 +9,7 @@ use super::schema::{
     users,
 };
 use super::{now, DbConnection};
-use crate::domain::{HandNumber, HitId, Money, SignoffAction, UserId, VoidReason};
+use crate::domain::{HandNumber, HitId, Money, SignoffAction, TableId, UserId, VoidReason};
 
 pub struct NewEvent<'a> {
     pub user_id: Option<UserId>,
@@ -130,68 +130,98 @@ pub fn latest_event(conn: &mut DbConnection, action: &str, username: &str) -> Qu
 
 // ---- the exception report's rows ----
 
-/// (when, table, hand, reason, note, by)
-pub type VoidRow = (NaiveDateTime, String, HandNumber, VoidReason, String, Option<String>);
+/// Where the exception report looks: rows written from `start` to before
+/// `end` (UTC), at one table or all.
+#[derive(Clone, Copy, Debug)]
+pub struct Within {
+    pub start: NaiveDateTime,
+    pub end: NaiveDateTime,
+    pub table: Option<TableId>,
+}
 
-pub fn voids(conn: &mut DbConnection) -> QueryResult<Vec<VoidRow>> {
-    hand_voids::table
+/// (when, table id, table, hand, reason, note, by)
+pub type VoidRow = (NaiveDateTime, TableId, String, HandNumber, VoidReason, String, Option<String>);
+
+pub fn voids(conn: &mut DbConnection, within: Within) -> QueryResult<Vec<VoidRow>> {
+    let mut q = hand_voids::table
         .inner_join(hands::table.on(hands::id.eq(hand_voids::hand_id)))
         .inner_join(casino_tables::table.on(casino_tables::id.eq(hands::table_id)))
         .left_join(users::table.on(users::id.nullable().eq(hand_voids::voided_by)))
-        .select((
-            hand_voids::created_at,
-            casino_tables::name,
-            hands::number,
-            hand_voids::reason,
-            hand_voids::note,
-            users::username.nullable(),
-        ))
-        .load(conn)
+        .filter(hand_voids::created_at.ge(within.start))
+        .filter(hand_voids::created_at.lt(within.end))
+        .into_boxed();
+    if let Some(t) = within.table {
+        q = q.filter(hands::table_id.eq(t));
+    }
+    q.select((
+        hand_voids::created_at,
+        casino_tables::id,
+        casino_tables::name,
+        hands::number,
+        hand_voids::reason,
+        hand_voids::note,
+        users::username.nullable(),
+    ))
+    .load(conn)
 }
 
-/// (when, table, hand, hit, amount, reason, by)
-pub type RejectionRow = (NaiveDateTime, String, HandNumber, HitId, Money, String, String);
+/// (when, table id, table, hand, hit, amount, reason, by)
+pub type RejectionRow = (NaiveDateTime, TableId, String, HandNumber, HitId, Money, String, String);
 
-pub fn rejections(conn: &mut DbConnection) -> QueryResult<Vec<RejectionRow>> {
-    jackpot_signoffs::table
+pub fn rejections(conn: &mut DbConnection, within: Within) -> QueryResult<Vec<RejectionRow>> {
+    let mut q = jackpot_signoffs::table
         .inner_join(jackpot_hits::table.on(jackpot_hits::id.eq(jackpot_signoffs::hit_id)))
         .inner_join(hands::table.on(hands::id.eq(jackpot_hits::hand_id)))
         .inner_join(casino_tables::table.on(casino_tables::id.eq(hands::table_id)))
         .inner_join(users::table.on(users::id.eq(jackpot_signoffs::user_id)))
         .filter(jackpot_signoffs::action.eq(SignoffAction::Reject))
-        .select((
-            jackpot_signoffs::created_at,
-            casino_tables::name,
-            hands::number,
-            jackpot_hits::id,
-            jackpot_hits::amount_cents,
-            jackpot_signoffs::reason,
-            users::username,
-        ))
-        .load(conn)
+        .filter(jackpot_signoffs::created_at.ge(within.start))
+        .filter(jackpot_signoffs::created_at.lt(within.end))
+        .into_boxed();
+    if let Some(t) = within.table {
+        q = q.filter(hands::table_id.eq(t));
+    }
+    q.select((
+        jackpot_signoffs::created_at,
+        casino_tables::id,
+        casino_tables::name,
+        hands::number,
+        jackpot_hits::id,
+        jackpot_hits::amount_cents,
+        jackpot_signoffs::reason,
+        users::username,
+    ))
+    .load(conn)
 }
 
-/// (when, table, version, preset, unit, rake, jackpot part, by, pair units JSON)
-pub type RulesetChangeRow = (NaiveDateTime, String, i32, String, Money, Money, Money, Option<String>, String);
+/// (when, table id, table, version, preset, unit, rake, jackpot part, by, pair units JSON)
+pub type RulesetChangeRow = (NaiveDateTime, TableId, String, i32, String, Money, Money, Money, Option<String>, String);
 
 /// Ruleset versions after a table's first.
-pub fn ruleset_changes(conn: &mut DbConnection) -> QueryResult<Vec<RulesetChangeRow>> {
-    ruleset_versions::table
+pub fn ruleset_changes(conn: &mut DbConnection, within: Within) -> QueryResult<Vec<RulesetChangeRow>> {
+    let mut q = ruleset_versions::table
         .inner_join(casino_tables::table.on(casino_tables::id.eq(ruleset_versions::table_id)))
         .left_join(users::table.on(users::id.nullable().eq(ruleset_versions::created_by)))
         .filter(ruleset_versions::version.gt(1))
-        .select((
-            ruleset_versions::created_at,
-            casino_tables::name,
-            ruleset_versions::version,
-            ruleset_versions::preset,
-            ruleset_versions::unit_cents,
-            ruleset_versions::rake_cents,
-            ruleset_versions::jackpot_cents,
-            users::username.nullable(),
-            ruleset_versions::pair_units,
-        ))
-        .load(conn)
+        .filter(ruleset_versions::created_at.ge(within.start))
+        .filter(ruleset_versions::created_at.lt(within.end))
+        .into_boxed();
+    if let Some(t) = within.table {
+        q = q.filter(ruleset_versions::table_id.eq(t));
+    }
+    q.select((
+        ruleset_versions::created_at,
+        casino_tables::id,
+        casino_tables::name,
+        ruleset_versions::version,
+        ruleset_versions::preset,
+        ruleset_versions::unit_cents,
+        ruleset_versions::rake_cents,
+        ruleset_versions::jackpot_cents,
+        users::username.nullable(),
+        ruleset_versions::pair_units,
+    ))
+    .load(conn)
 }
 
 // ---- sign-in lockouts ----

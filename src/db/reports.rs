@@ -134,7 +134,7 @@ impl Range {
     /// A UTC window holding every instant of the range's gaming days in any
     /// time zone (a gaming day lies within local [day, day + 2), and a zone
     /// is at most 14 hours from UTC).
-    fn window(&self) -> (NaiveDateTime, NaiveDateTime) {
+    pub fn window(&self) -> (NaiveDateTime, NaiveDateTime) {
         let start = (self.from - Duration::days(1)).and_time(NaiveTime::MIN);
         let end = (self.to + Duration::days(3)).and_time(NaiveTime::MIN);
         (start, end)

@@ -6,8 +6,9 @@
 use chrono::NaiveDateTime;
 use serde::Serialize;
 
+use crate::db::reports::{self, Range};
 use crate::db::{self, DbConnection};
-use crate::domain::{Actor, AppError};
+use crate::domain::{Actor, AppError, TableId};
 
 /// Records one event. `target` names what changed (`table 3 hand 12`),
 /// `detail` says how (never a password or token). A change made with an API
@@ -114,8 +115,11 @@ pub fn unsuccessful_sign_ins(
 pub struct ExceptionView {
     /// UTC.
     pub at: NaiveDateTime,
+    /// The gaming day it happened on, by its table's clock.
+    pub gaming_day: chrono::NaiveDate,
     /// `void`, `jackpot_rejected` or `ruleset_change`.
     pub kind: &'static str,
+    pub table_id: i64,
     pub table: String,
     /// What it was about: `hand 12`, `hit 3`, `ruleset v2 (typical)`.
     pub subject: String,
@@ -125,49 +129,78 @@ pub struct ExceptionView {
     pub by: String,
 }
 
-/// Every void, rejected jackpot hit and ruleset change, newest first.
-pub fn exceptions(conn: &mut DbConnection) -> Result<Vec<ExceptionView>, AppError> {
+/// Every void, rejected jackpot hit and ruleset change on a gaming day of
+/// the range (its table's clock), at the range's table or all, newest first.
+pub fn exceptions(conn: &mut DbConnection, range: &Range) -> Result<Vec<ExceptionView>, AppError> {
+    let tables = reports::all_tables(conn)?;
+    let (start, end) = range.window();
+    let within = db::audit::Within { start, end, table: range.table.map(TableId) };
     let mut out = Vec::new();
-    for (at, table, number, reason, note, by) in db::audit::voids(conn)? {
-        out.push(ExceptionView {
+    // The row, if it falls on a day of the range by its table's clock.
+    let mut push = |at: NaiveDateTime, table_id: TableId, view: ExceptionView| {
+        let Some(t) = tables.iter().find(|t| t.id == table_id.get()) else { return };
+        let day = t.clock.day(at);
+        if range.contains(day) {
+            out.push(ExceptionView { at, gaming_day: day, table_id: t.id, ..view });
+        }
+    };
+    let blank = |at, kind, table: String| ExceptionView {
+        at,
+        gaming_day: chrono::NaiveDate::MIN,
+        kind,
+        table_id: 0,
+        table,
+        subject: String::new(),
+        reason: String::new(),
+        note: String::new(),
+        by: String::new(),
+    };
+    for (at, table_id, table, number, reason, note, by) in db::audit::voids(conn, within)? {
+        push(
             at,
-            kind: "void",
-            table,
-            subject: format!("hand {number}"),
-            reason: reason.name().to_string(),
-            note,
-            by: by.unwrap_or_else(|| "unknown".to_string()),
-        });
+            table_id,
+            ExceptionView {
+                subject: format!("hand {number}"),
+                reason: reason.name().to_string(),
+                note,
+                by: by.unwrap_or_else(|| "unknown".to_string()),
+                ..blank(at, "void", table)
+            },
+        );
     }
-    for (at, table, number, hit, amount, reason, by) in db::audit::rejections(conn)? {
-        out.push(ExceptionView {
+    for (at, table_id, table, number, hit, amount, reason, by) in db::audit::rejections(conn, within)? {
+        push(
             at,
-            kind: "jackpot_rejected",
-            table,
-            subject: format!("hit {hit} (hand {number}, {amount} back to the pool)"),
-            reason,
-            note: String::new(),
-            by,
-        });
+            table_id,
+            ExceptionView {
+                subject: format!("hit {hit} (hand {number}, {amount} back to the pool)"),
+                reason,
+                by,
+                ..blank(at, "jackpot_rejected", table)
+            },
+        );
     }
-    for (at, table, version, preset, unit, rake, jackpot, by, pair_units) in db::audit::ruleset_changes(conn)? {
+    for (at, table_id, table, version, preset, unit, rake, jackpot, by, pair_units) in
+        db::audit::ruleset_changes(conn, within)?
+    {
         let stakes: Vec<String> = serde_json::from_str::<Vec<crate::domain::PairUnit>>(&pair_units)
             .unwrap_or_default()
             .iter()
             .map(|p| format!("seats {}–{} at {}", p.seats[0], p.seats[1], p.unit_cents))
             .collect();
-        out.push(ExceptionView {
+        push(
             at,
-            kind: "ruleset_change",
-            table,
-            subject: format!("ruleset v{version}"),
-            reason: format!(
-                "{preset}, unit {unit}, rake {rake}, jackpot part {jackpot}{}",
-                if stakes.is_empty() { String::new() } else { format!(", own stakes {}", stakes.join(", ")) }
-            ),
-            note: String::new(),
-            by: by.unwrap_or_else(|| "unknown".to_string()),
-        });
+            table_id,
+            ExceptionView {
+                subject: format!("ruleset v{version}"),
+                reason: format!(
+                    "{preset}, unit {unit}, rake {rake}, jackpot part {jackpot}{}",
+                    if stakes.is_empty() { String::new() } else { format!(", own stakes {}", stakes.join(", ")) }
+                ),
+                by: by.unwrap_or_else(|| "unknown".to_string()),
+                ..blank(at, "ruleset_change", table)
+            },
+        );
     }
     out.sort_by_key(|e| std::cmp::Reverse(e.at));
     Ok(out)

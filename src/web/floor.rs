@@ -11,14 +11,13 @@ use super::auth::Identity;
 use super::bodies::{NewPoolBody, NewTableBody, RulesetBody};
 use super::extract::{with_database, with_db};
 use super::helpers::{
-    csv_text, elapsed, field, flash, form_again, form_problem, form_token, optional, see_other, shown, CsvFile,
-    FormState, Nav,
+    elapsed, field, flash, form_again, form_problem, form_token, optional, see_other, shown, FormState, Nav,
 };
 use super::routes::jackpots::REVIEWERS;
 use super::routes::tables::{BOARD_READERS, TABLE_OPENERS};
 use super::state::AppState;
 use crate::domain::{AppError, HitId, Role, SignoffAction, TableId, TableStatus, UserId};
-use crate::service::audit::{self, AuditEventView, AuditQuery, ExceptionView};
+use crate::service::audit::{self, AuditEventView, AuditQuery};
 use crate::service::board::{self, BoardView};
 use crate::service::jackpots::{self, HitFilter, HitView, PoolBalance};
 use crate::service::users::{self, UserView};
@@ -188,42 +187,6 @@ struct DisplayPage {
 /// refreshes itself).
 pub async fn display_page(state: web::Data<AppState>) -> Result<impl Responder, AppError> {
     Ok(DisplayPage { pools: with_db(&state, jackpots::pool_balances).await? })
-}
-
-#[derive(Template, WebTemplate)]
-#[template(path = "exceptions.html")]
-struct ExceptionsPage {
-    tz: chrono_tz::Tz,
-    nav: Nav,
-    rows: Vec<ExceptionView>,
-}
-
-impl ExceptionsPage {
-    fn when(&self, at: &chrono::NaiveDateTime) -> String {
-        shown(at, self.tz)
-    }
-}
-
-/// `GET /exceptions`: every void, rejected hit and ruleset change.
-pub async fn exceptions_page(state: web::Data<AppState>, identity: Identity) -> Result<impl Responder, AppError> {
-    identity.require(REVIEWERS)?;
-    Ok(ExceptionsPage { tz: state.time_zone, nav: Nav::of(&identity), rows: with_db(&state, audit::exceptions).await? })
-}
-
-/// `GET /exceptions.csv` (RFC 4180): the page's table, as every report's
-/// file: the BOM, the page's headings, times in the casino's zone.
-pub async fn exceptions_csv(state: web::Data<AppState>, identity: Identity) -> Result<HttpResponse, AppError> {
-    identity.require(REVIEWERS)?;
-    let rows = with_db(&state, audit::exceptions).await?;
-    let tz = state.time_zone;
-    let mut out = CsvFile::report();
-    out.row([format!("When ({tz})").as_str(), "Kind", "Table", "What", "Reason", "Note", "By"])?;
-    for r in &rows {
-        let t = csv_text;
-        let at = r.at.and_utc().with_timezone(&tz).format("%Y-%m-%d %H:%M:%S").to_string();
-        out.row([at, r.kind.to_string(), t(&r.table), r.subject.clone(), t(&r.reason), t(&r.note), t(&r.by)])?;
-    }
-    out.finish("exceptions.csv")
 }
 
 #[derive(Template, WebTemplate)]

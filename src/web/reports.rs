@@ -16,6 +16,10 @@ use super::state::AppState;
 use crate::db::reports::{self, Range, RawParams};
 use crate::db::{now, DbConnection};
 use crate::domain::{AppError, Kind, Role};
+use crate::service::audit::{self, ExceptionView};
+
+/// Who reads the exception report: the floor, accountants, admins.
+use super::routes::jackpots::REVIEWERS;
 
 /// Who reads reports: accountants, the floor, admins.
 const READERS: &[Role] = &[Role::Accountant, Role::Floor, Role::Admin];
@@ -739,6 +743,80 @@ pub async fn sessions_csv(
         .content_type("text/csv; charset=utf-8")
         .insert_header(("Content-Disposition", format!("attachment; filename=\"{filename}\"")))
         .streaming(parts))
+}
+
+// ---- 4. exceptions ----
+
+#[derive(Template)]
+#[template(path = "exceptions.html")]
+struct ExceptionsPage {
+    tz: chrono_tz::Tz,
+    nav: Nav,
+    form: Form,
+    range: Range,
+    rows: Vec<ExceptionView>,
+}
+
+impl ExceptionsPage {
+    fn when(&self, at: &chrono::NaiveDateTime) -> String {
+        super::helpers::shown(at, self.tz)
+    }
+}
+
+/// The exceptions of the range asked for (`from`, `to`, `table`).
+pub async fn load_exceptions(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+) -> Result<(Range, Vec<ExceptionView>), AppError> {
+    load(state, req, audit::exceptions).await
+}
+
+/// `GET /exceptions`: the voids, rejected hits and ruleset changes of a
+/// range of gaming days (the last 7 unless asked), newest first.
+pub async fn exceptions_page(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    identity: Identity,
+) -> Result<HttpResponse, AppError> {
+    identity.require(REVIEWERS)?;
+    match load_exceptions(&state, &req).await {
+        Ok((range, rows)) => {
+            let form = form(&state, &range).await?;
+            html(
+                actix_web::http::StatusCode::OK,
+                &ExceptionsPage { tz: state.time_zone, nav: Nav::of(&identity), form, range, rows },
+            )
+        }
+        Err(e) => page_problem(&state, &identity, &req, e).await,
+    }
+}
+
+/// `GET /exceptions.csv` (RFC 4180): the page's table, as every report's
+/// file: the BOM, the page's headings, times in the casino's zone.
+pub async fn exceptions_csv(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    identity: Identity,
+) -> Result<HttpResponse, AppError> {
+    identity.require(REVIEWERS)?;
+    let (range, rows) = load_exceptions(&state, &req).await?;
+    let tz = state.time_zone;
+    let mut out = CsvFile::report();
+    out.row([format!("When ({tz})").as_str(), "Gaming day", "Kind", "Table", "What", "Reason", "Note", "By"])?;
+    for r in &rows {
+        let at = r.at.and_utc().with_timezone(&tz).format("%Y-%m-%d %H:%M:%S").to_string();
+        out.row([
+            at,
+            r.gaming_day.to_string(),
+            r.kind.to_string(),
+            text(&r.table),
+            r.subject.clone(),
+            text(&r.reason),
+            text(&r.note),
+            text(&r.by),
+        ])?;
+    }
+    out.finish(&csv_name("exceptions", &range))
 }
 
 /// Writes rows of fields into a part of a CSV file.

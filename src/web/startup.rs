@@ -49,8 +49,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/gaming-days/{date}/close").route(form(day_pages::close_post)))
         .route("/jackpots/{id}/slip", web::get().to(floor::jackpot_slip_page))
         .route("/tables/{id}/cash-outs/{entry}/slip", web::get().to(pages::cash_out_slip_page))
-        .route("/exceptions", web::get().to(floor::exceptions_page))
-        .route("/exceptions.csv", web::get().to(floor::exceptions_csv))
+        .route("/exceptions", web::get().to(reports::exceptions_page))
+        .route("/exceptions.csv", web::get().to(reports::exceptions_csv))
         .route("/audit", web::get().to(floor::audit_page))
         .service(
             web::resource("/admin/users").route(web::get().to(floor::users_page)).route(form(floor::create_user_post)),

@@ -777,13 +777,44 @@ fn voids_ruleset_changes_and_rejections_are_in_the_exception_report_with_who_and
     let mut reader = csv::Reader::from_reader(body.as_bytes());
     assert_eq!(
         reader.headers().unwrap().iter().collect::<Vec<_>>(),
-        ["When (UTC)", "Kind", "Table", "What", "Reason", "Note", "By"]
+        ["When (UTC)", "Gaming day", "Kind", "Table", "What", "Reason", "Note", "By"]
     );
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(records.len(), 2);
-    let void = records.iter().find(|r| &r[1] == "void").expect("the void's line");
-    assert_eq!(&void[5], "seat 3's back was keyed as seat 4's");
-    assert_eq!(&void[6], "flo");
+    let void = records.iter().find(|r| &r[2] == "void").expect("the void's line");
+    assert_eq!(&void[6], "seat 3's back was keyed as seat 4's");
+    assert_eq!(&void[7], "flo");
+    // A range of gaming days, as the other reports: today's by default
+    // (the last 7), none on days long past, one table's or a 422.
+    let day = report[0]["gaming_day"].as_str().unwrap().to_string();
+    assert!(report.as_array().unwrap().iter().all(|r| r["gaming_day"] == day.as_str() && r["table_id"] == 1));
+    assert_eq!(&void[1], day.as_str());
+    let same = expect(&floor, "GET", &format!("/api/v1/exceptions?from={day}&to={day}&table=1"), &Value::Null, 200);
+    assert_eq!(same.as_array().unwrap().len(), 2);
+    let past = expect(&floor, "GET", "/api/v1/exceptions?from=2020-01-01&to=2020-01-07", &Value::Null, 200);
+    assert_eq!(past, json!([]));
+    let (status, answer) = request(&floor, "GET", "/api/v1/exceptions?table=99", "");
+    assert_eq!((status, answer["field"].as_str()), (422, Some("table")), "{answer}");
+    let (status, answer) = request(&floor, "GET", "/exceptions.csv?after=3", "");
+    assert_eq!((status, answer["field"].as_str()), (422, Some("after")), "{answer}");
+    let page = raw(
+        &app,
+        "GET",
+        "/exceptions?from=2020-01-01&to=2020-01-07",
+        &[("Authorization".to_string(), format!("Bearer {}", app.token))],
+        "",
+    );
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Nothing to report on these gaming days") && page.body.contains("value=\"2020-01-01\""));
+    let page = raw(
+        &app,
+        "GET",
+        "/exceptions?to=someday",
+        &[("Authorization".to_string(), format!("Bearer {}", app.token))],
+        "",
+    );
+    assert_eq!(page.status, 422);
+    assert!(page.body.contains("is not a date"), "{}", page.body);
 }
 
 #[test]

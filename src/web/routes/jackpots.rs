@@ -178,19 +178,30 @@ pub async fn audit_trail(
     Ok(ok_json(&with_db(&state, move |c| audit::list(c, &q)).await?))
 }
 
-/// `GET /api/v1/exceptions`: voids, rejected hits and ruleset changes (floor,
-/// accountants, admins).
+/// `GET /api/v1/exceptions[?from=&to=&table=]`: voids, rejected hits and
+/// ruleset changes on the gaming days of a range (the last 7 unless asked),
+/// newest first (floor, accountants, admins).
 #[utoipa::path(
     get,
     path = "/api/v1/exceptions",
     tag = "audit",
+    params(
+        ("from" = Option<String>, Query, description = "First gaming day, YYYY-MM-DD (default: `to` − 6 days)"),
+        ("to" = Option<String>, Query, description = "Last gaming day, YYYY-MM-DD (default: today's)"),
+        ("table" = Option<i64>, Query, description = "One table's (default: every table's)"),
+    ),
     responses(
         (status = 200, description = "Voids, rejected hits and ruleset changes", body = Vec<ExceptionView>),
         (status = 403, description = "Codes: `role_required`", body = ErrorBody),
+        (status = 422, description = "Codes: `bad_date`, `bad_range`, `range_too_long`, `bad_table`, `unknown_parameter`", body = ErrorBody),
     ),
     security(("token" = ["floor", "admin", "accountant"]), ("session" = ["floor", "admin", "accountant"])),
 )]
-pub async fn exceptions(state: web::Data<AppState>, identity: Identity) -> Result<HttpResponse, AppError> {
+pub async fn exceptions(
+    state: web::Data<AppState>,
+    req: actix_web::HttpRequest,
+    identity: Identity,
+) -> Result<HttpResponse, AppError> {
     identity.require(REVIEWERS)?;
-    Ok(ok_json(&with_db(&state, audit::exceptions).await?))
+    Ok(ok_json(&crate::web::reports::load_exceptions(&state, &req).await?.1))
 }
