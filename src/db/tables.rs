@@ -235,6 +235,24 @@ pub fn current_ruleset(conn: &mut DbConnection, table: TableId) -> QueryResult<O
         .optional()
 }
 
+/// Every table's current ruleset: one statement.
+pub fn current_rulesets(conn: &mut DbConnection) -> QueryResult<Vec<RulesetRow>> {
+    let other = diesel::alias!(ruleset_versions as other);
+    let latest = other
+        .filter(other.field(ruleset_versions::table_id).eq(ruleset_versions::table_id))
+        .select(diesel::dsl::max(other.field(ruleset_versions::version)))
+        .single_value();
+    ruleset_versions::table
+        .filter(ruleset_versions::version.nullable().eq(latest))
+        .select(RulesetRow::as_select())
+        .load(conn)
+}
+
+/// Every table, by id.
+pub fn tables(conn: &mut DbConnection) -> QueryResult<Vec<TableRow>> {
+    casino_tables::table.order(casino_tables::id.asc()).select(TableRow::as_select()).load(conn)
+}
+
 /// The current ruleset with the table's status as its latest change set it
 /// (`None`: never changed, so open): one statement, for starting a hand.
 pub fn current_ruleset_and_status(
@@ -291,6 +309,30 @@ pub fn active_seatings(conn: &mut DbConnection, table: TableId) -> QueryResult<V
         .collect())
 }
 
+/// Every table's seated players, by table and seat (the pit's view of all
+/// tables at once): one statement.
+pub fn all_active_seatings(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, Seated)>> {
+    use super::schema::open_seatings;
+    let latest = diesel::alias!(ledger_entries as latest);
+    let stack = latest
+        .filter(latest.field(ledger_entries::seating_id).eq(seatings::id.nullable()))
+        .order(latest.field(ledger_entries::id).desc())
+        .select(latest.field(ledger_entries::balance_after_cents))
+        .limit(1)
+        .single_value();
+    let seated: Vec<(TableId, SeatingId, SeatNo, String, Option<Money>)> = open_seatings::table
+        .inner_join(seatings::table.on(seatings::id.eq(open_seatings::seating_id)))
+        .order((open_seatings::table_id.asc(), open_seatings::seat.asc()))
+        .select((open_seatings::table_id, seatings::id, seatings::seat, seatings::player, stack))
+        .load(conn)?;
+    Ok(seated
+        .into_iter()
+        .map(|(table, seating, seat, player, stack)| {
+            (table, Seated { seating, seat, player, stack: stack.unwrap_or_default() })
+        })
+        .collect())
+}
+
 /// A seating of a player's record, under the name it has now.
 pub fn insert_seating(
     conn: &mut DbConnection,
@@ -340,6 +382,36 @@ pub fn last_hand(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<
         dealer_seat,
         open: committed.is_none() && voided.is_none(),
     }))
+}
+
+/// Every table's last hand (tables without a hand are not in it): one
+/// statement.
+pub fn last_hands(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, LastHand)>> {
+    type Row = (TableId, HandId, HandNumber, SeatNo, Option<i64>, Option<i64>);
+    let other = diesel::alias!(hands as other);
+    let latest = other
+        .filter(other.field(hands::table_id).eq(hands::table_id))
+        .select(diesel::dsl::max(other.field(hands::number)))
+        .single_value();
+    let rows: Vec<Row> = hands::table
+        .left_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
+        .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
+        .filter(hands::number.nullable().eq(latest))
+        .select((
+            hands::table_id,
+            hands::id,
+            hands::number,
+            hands::dealer_seat,
+            showdowns::id.nullable(),
+            hand_voids::id.nullable(),
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(table, id, number, dealer_seat, committed, voided)| {
+            (table, LastHand { id, number, dealer_seat, open: committed.is_none() && voided.is_none() })
+        })
+        .collect())
 }
 
 /// The hand started last and neither committed nor voided, if any.

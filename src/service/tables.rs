@@ -2,6 +2,8 @@
 //! seating a player, add-ons and cash-outs. Each decides its policy and
 //! writes its audit row in the one transaction it runs in.
 
+use std::collections::HashMap;
+
 use chrono::NaiveTime;
 use serde::{Deserialize, Serialize};
 
@@ -28,7 +30,7 @@ pub struct SharesView {
     pub others: u32,
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct PoolView {
     pub id: PoolId,
     pub name: String,
@@ -757,28 +759,71 @@ pub fn get_table(conn: &mut DbConnection, id: TableId) -> Result<TableView, AppE
     let row = table_row(conn, id)?;
     let ruleset = current_ruleset(conn, id)?;
     let pool = row.pool_id.map(|p| get_pool(conn, p)).transpose()?;
-    let seats = q::active_seatings(conn, id)?
-        .into_iter()
-        .map(|s| SeatView { seat: s.seat, seating_id: s.seating, player: s.player, stack: s.stack })
-        .collect();
+    let seats = q::active_seatings(conn, id)?;
     let last = q::last_hand(conn, id)?;
-    Ok(TableView {
-        id,
+    Ok(table_view(row, ruleset, pool, seats, last))
+}
+
+fn table_view(
+    row: q::TableRow,
+    ruleset: Ruleset,
+    pool: Option<PoolView>,
+    seats: Vec<Seated>,
+    last: Option<q::LastHand>,
+) -> TableView {
+    TableView {
+        id: row.id,
         name: row.name,
         seat_count: row.seat_count,
         time_zone: row.time_zone,
         gaming_day_cutoff: row.gaming_day_cutoff,
         ruleset: ruleset.view(),
         pool,
-        seats,
+        seats: seats
+            .into_iter()
+            .map(|s| SeatView { seat: s.seat, seating_id: s.seating, player: s.player, stack: s.stack })
+            .collect(),
         hand_number: last.map_or(HandNumber(0), |l| l.number),
         dealer_seat: last.map(|l| l.dealer_seat),
         open_hand: last.filter(|l| l.open).map(|l| l.number),
-    })
+    }
 }
 
+/// Every table's view, as [`get_table`] gives each, read for all tables at
+/// once (a statement for each part, and two for each pool), not table by
+/// table: the pit board and the tables page cost the same for 5 tables and
+/// for 50.
 pub fn list_tables(conn: &mut DbConnection) -> Result<Vec<TableView>, AppError> {
-    q::table_ids(conn)?.into_iter().map(|id| get_table(conn, id)).collect()
+    let rows = q::tables(conn)?;
+    let mut rulesets: HashMap<TableId, q::RulesetRow> =
+        q::current_rulesets(conn)?.into_iter().map(|r| (r.table_id, r)).collect();
+    let mut seated: HashMap<TableId, Vec<Seated>> = HashMap::new();
+    for (table, s) in q::all_active_seatings(conn)? {
+        seated.entry(table).or_default().push(s);
+    }
+    let last: HashMap<TableId, q::LastHand> = q::last_hands(conn)?.into_iter().collect();
+    let mut pools: HashMap<PoolId, PoolView> = HashMap::new();
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let id = row.id;
+        let ruleset = Ruleset::of(
+            rulesets.remove(&id).ok_or_else(|| AppError::not_found("no_table", format!("no table {id}")))?,
+        )?;
+        let pool = match row.pool_id {
+            Some(p) => Some(match pools.get(&p) {
+                Some(view) => view.clone(),
+                None => {
+                    let view = get_pool(conn, p)?;
+                    pools.insert(p, view.clone());
+                    view
+                }
+            }),
+            None => None,
+        };
+        let seats = seated.remove(&id).unwrap_or_default();
+        out.push(table_view(row, ruleset, pool, seats, last.get(&id).copied()));
+    }
+    Ok(out)
 }
 
 // ---- open and closed (the floor) ----

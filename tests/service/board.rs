@@ -321,3 +321,59 @@ fn the_database_keeps_the_seats_taken_now() {
         assert_eq!(seated["seats_filled"], 4, "[{backend}] the board counts the seats taken: {seated}");
     }
 }
+
+/// The tables' list (the pit board's and the tables page's source) is read
+/// for all tables at once; each table in it is exactly what the table's own
+/// view says: its ruleset version, pool balance, seats and stacks, last and
+/// open hand, for tables with a committed hand, an open hand, none, a
+/// changed ruleset, a pool shared or none.
+#[test]
+fn the_tables_list_is_each_tables_own_view() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        room(&app);
+        let t3 = json!({"name": "T3", "preset": "hawaiian-gardens", "unit": "2", "rake_per_seat": "0.50",
+                        "jackpot_part": "0.10", "pool_id": 1});
+        expect(&app, "POST", "/api/v1/tables", &t3, 201);
+        expect(&app, "POST", "/api/v1/pools", &json!({"name": "Second", "seed": "50"}), 201);
+        expect(
+            &app,
+            "POST",
+            "/api/v1/tables",
+            &json!({"name": "T4", "preset": "simple", "unit": "1", "pool_id": 2}),
+            201,
+        );
+        // T1: a committed hand (a jackpot hit waiting for sign-off).
+        expect(&app, "POST", "/api/v1/tables/1/hands", &Value::Null, 201);
+        let showdown: Value = serde_json::from_str(BAD_BEAT).unwrap();
+        expect(&app, "POST", "/api/v1/tables/1/hands/1/commit", &showdown, 201);
+        // T3: a cash-out and a new player in that seat, then a hand left
+        // open; a new ruleset on T2.
+        for (seat, player) in [(1, "Fay"), (2, "Gus"), (3, "Hal")] {
+            expect(
+                &app,
+                "POST",
+                "/api/v1/tables/3/seats",
+                &json!({"seat": seat, "player": player, "buy_in": "60"}),
+                201,
+            );
+        }
+        expect(&app, "POST", "/api/v1/tables/3/seats/3/cash-out", &Value::Null, 200);
+        expect(&app, "POST", "/api/v1/tables/3/seats", &json!({"seat": 3, "player": "Eve", "buy_in": "40"}), 201);
+        expect(&app, "POST", "/api/v1/tables/3/hands", &Value::Null, 201);
+        expect(&app, "PUT", "/api/v1/tables/2/ruleset", &json!({"preset": "typical", "unit": "2"}), 200);
+        let list = expect(&app, "GET", "/api/v1/tables", &Value::Null, 200);
+        let list = list.as_array().unwrap();
+        assert_eq!(list.len(), 4, "[{backend}]");
+        for (i, listed) in list.iter().enumerate() {
+            let own = expect(&app, "GET", &format!("/api/v1/tables/{}", i + 1), &Value::Null, 200);
+            assert_eq!(listed, &own, "[{backend}] table {} in the list and on its own", i + 1);
+        }
+        assert_eq!((list[0]["hand_number"].as_i64(), list[0]["open_hand"].as_i64()), (Some(1), None));
+        assert_eq!(list[0]["seats"].as_array().unwrap().len(), 4);
+        assert_eq!((list[2]["hand_number"].as_i64(), list[2]["open_hand"].as_i64()), (Some(1), Some(1)));
+        assert_eq!(list[2]["seats"][2]["player"], "Eve");
+        assert_eq!(list[1]["ruleset"]["version"], 2, "[{backend}] {}", list[1]);
+        assert_eq!(list[3]["pool"]["id"], 2);
+    }
+}
