@@ -686,32 +686,127 @@ pub fn rebuild(conn: &mut DbConnection) -> Result<(), AppError> {
     Ok(())
 }
 
+/// Makes every seating's totals (and so the session days) from the ledger,
+/// summed by the database (a reversal counts as the kind it reverses), with
+/// each seating's day by its table's clock: for a database whose seatings'
+/// totals were emptied by an upgrade. The seatings' totals must be empty.
+pub fn rebuild_seating_totals(conn: &mut DbConnection) -> Result<(), AppError> {
+    #[derive(QueryableByName)]
+    struct Sums {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        seating_id: i64,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        buy_in: i64,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        add_ons: i64,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        cash_out: i64,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        rake: i64,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        payouts: i64,
+    }
+    let sum = |kind: &str, sign: &str| {
+        format!(
+            "CAST(SUM(CASE WHEN COALESCE(r.kind, l.kind) = '{kind}' THEN {sign}l.amount_cents ELSE 0 END) AS BIGINT)"
+        )
+    };
+    let query = format!(
+        "SELECT l.seating_id AS seating_id, {} AS buy_in, {} AS add_ons, {} AS cash_out, {} AS rake, {} AS payouts \
+         FROM ledger_entries l LEFT JOIN ledger_entries r ON l.kind = 'reversal' AND r.id = l.reverses_id \
+         WHERE l.seating_id IS NOT NULL GROUP BY l.seating_id ORDER BY l.seating_id",
+        sum("buy_in", ""),
+        sum("add_on", ""),
+        sum("cash_out", "-"),
+        sum("rake", "-"),
+        sum("jackpot_payout", ""),
+    );
+    let sums: Vec<Sums> = diesel::sql_query(query).load(conn)?;
+    let clocks: BTreeMap<TableId, Clock> = casino_tables::table
+        .select((casino_tables::id, casino_tables::time_zone, casino_tables::gaming_day_cutoff))
+        .load::<(TableId, String, String)>(conn)?
+        .into_iter()
+        .map(|(id, tz, cutoff)| Ok((id, clock(&tz, &cutoff)?)))
+        .collect::<Result<_, AppError>>()?;
+    let seated: BTreeMap<SeatingId, (TableId, NaiveDateTime)> = seatings::table
+        .select((seatings::id, seatings::table_id, seatings::seated_at))
+        .load::<(SeatingId, TableId, NaiveDateTime)>(conn)?
+        .into_iter()
+        .map(|(s, t, at)| (s, (t, at)))
+        .collect();
+    let rows = sums
+        .into_iter()
+        .map(|s| {
+            let id = SeatingId(s.seating_id);
+            let (table, at) = seated.get(&id).copied().ok_or_else(|| AppError::internal(format!("seating {id}")))?;
+            let c = clocks.get(&table).copied().ok_or_else(|| AppError::internal(format!("table {table}")))?;
+            Ok(SeatingTotalsRow {
+                seating_id: id,
+                table_id: Some(table),
+                gaming_day: Some(day(c, at)),
+                buy_in: Money::from_cents(s.buy_in),
+                add_ons: Money::from_cents(s.add_ons),
+                cash_out: Money::from_cents(s.cash_out),
+                rake: Money::from_cents(s.rake),
+                payouts: Money::from_cents(s.payouts),
+            })
+        })
+        .collect::<Result<Vec<_>, AppError>>()?;
+    diesel::delete(session_days::table).execute(conn)?;
+    for chunk in rows.chunks(200) {
+        make_seating_totals(conn, chunk)?;
+    }
+    Ok(())
+}
+
 /// Builds the rollups of a database written before they existed (books with
 /// rows, no rollup yet): once, at start-up, whichever process gets there
 /// first (the others find them built). Says whether it built them.
 pub fn build_if_missing(conn: &mut DbConnection) -> Result<bool, AppError> {
-    fn missing(conn: &mut DbConnection) -> Result<bool, AppError> {
+    #[derive(PartialEq)]
+    enum Missing {
+        Nothing,
+        /// Books, and no rollup at all: every rollup is built.
+        All,
+        /// Seatings, and no seatings' totals (a database from before the
+        /// totals named their gaming day): only those are built.
+        SeatingTotals,
+    }
+    fn missing(conn: &mut DbConnection) -> Result<Missing, AppError> {
         let books: bool =
             diesel::select(diesel::dsl::exists(ledger_entries::table.select(ledger_entries::id))).get_result(conn)?;
-        let built = diesel::select(diesel::dsl::exists(table_days::table.select(table_days::table_id)))
+        let seating_totals =
+            diesel::select(diesel::dsl::exists(seating_totals::table.select(seating_totals::seating_id)))
+                .get_result::<bool>(conn)?;
+        let days = diesel::select(diesel::dsl::exists(table_days::table.select(table_days::table_id)))
             .get_result::<bool>(conn)?
-            || diesel::select(diesel::dsl::exists(seating_totals::table.select(seating_totals::seating_id)))
-                .get_result::<bool>(conn)?
             || diesel::select(diesel::dsl::exists(pool_days::table.select(pool_days::pool_id)))
                 .get_result::<bool>(conn)?;
-        Ok(books && !built)
+        let seated =
+            diesel::select(diesel::dsl::exists(seatings::table.select(seatings::id))).get_result::<bool>(conn)?;
+        Ok(match (books, days, seating_totals) {
+            (true, false, false) => Missing::All,
+            _ if seated && !seating_totals => Missing::SeatingTotals,
+            _ => Missing::Nothing,
+        })
     }
-    if !missing(conn)? {
+    if missing(conn)? == Missing::Nothing {
         return Ok(false);
     }
     let build = |conn: &mut DbConnection| -> Result<bool, AppError> {
         // Looked at again under the write lock: another process may have
         // built them meanwhile.
-        if !missing(conn)? {
-            return Ok(false);
+        match missing(conn)? {
+            Missing::Nothing => return Ok(false),
+            Missing::All => {
+                log::info!("building the daily rollups from the ledger (a database from before they existed)");
+                rebuild(conn)?;
+            }
+            Missing::SeatingTotals => {
+                log::info!("building the seatings' totals and session days from the ledger (an upgrade)");
+                rebuild_seating_totals(conn)?;
+            }
         }
-        log::info!("building the daily rollups from the ledger (a database from before they existed)");
-        rebuild(conn)?;
         Ok(true)
     };
     match conn {

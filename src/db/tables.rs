@@ -155,6 +155,11 @@ pub fn table_ids(conn: &mut DbConnection) -> QueryResult<Vec<TableId>> {
     casino_tables::table.order(casino_tables::id.asc()).select(casino_tables::id).load(conn)
 }
 
+/// Whether anyone has ever been seated at the table.
+pub fn has_seatings(conn: &mut DbConnection, table: TableId) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(seatings::table.filter(seatings::table_id.eq(table)))).get_result(conn)
+}
+
 pub fn table_exists(conn: &mut DbConnection, id: TableId) -> QueryResult<bool> {
     diesel::select(diesel::dsl::exists(casino_tables::table.find(id))).get_result(conn)
 }

@@ -589,9 +589,10 @@ fn check_cutoff(cutoff: &str) -> Result<(), AppError> {
 
 /// Changes a table's settings (admin), between hands. Its name at any time;
 /// its seats as long as every seated player and every per-pair stake keeps
-/// a seat and the preset allows the number; its gaming-day clock and its
-/// pool only before its first hand (afterwards its hands and their rake
-/// would move to other gaming days or pools: 409 `table_has_hands`). Stakes,
+/// a seat and the preset allows the number; its gaming-day clock only before
+/// anyone has sat there (409 `table_has_sessions`) and its pool only before
+/// its first hand (afterwards its hands and their rake would move to other
+/// gaming days or pools: 409 `table_has_hands`). Stakes,
 /// rake and options are its ruleset (a new version, `change_ruleset`).
 pub fn edit_table(db: &Database, actor: &Actor, table: TableId, edit: TableEdit) -> Result<TableView, AppError> {
     let name = edit.name.as_deref().map(|n| check_name(n, "the table's name", "name")).transpose()?;
@@ -669,15 +670,36 @@ pub fn edit_table(db: &Database, actor: &Actor, table: TableId, edit: TableEdit)
                 ),
             )
         };
+        // A session counts on the gaming day its player sat down, kept with
+        // it: once anyone has sat here, the clock stays.
+        let clock_kept = |what: &str| {
+            AppError::conflict(
+                "table_has_sessions",
+                format!(
+                    "players have sat at {}: its {what} cannot change, or their sessions would move to other \
+                     gaming days; make a new table",
+                    before.name
+                ),
+            )
+        };
+        let clock_change = time_zone.as_ref().is_some_and(|t| *t != before.time_zone)
+            || cutoff.as_ref().is_some_and(|c| *c != before.gaming_day_cutoff);
+        let has_sessions = clock_change && !has_hands && q::has_seatings(conn, table)?;
         if let Some(t) = time_zone.filter(|t| *t != before.time_zone) {
             if has_hands {
                 return Err(history("time zone").at_field("time_zone"));
+            }
+            if has_sessions {
+                return Err(clock_kept("time zone").at_field("time_zone"));
             }
             after.time_zone = t;
         }
         if let Some(c) = cutoff.filter(|c| *c != before.gaming_day_cutoff) {
             if has_hands {
                 return Err(history("gaming day's start").at_field("gaming_day_cutoff"));
+            }
+            if has_sessions {
+                return Err(clock_kept("gaming day's start").at_field("gaming_day_cutoff"));
             }
             after.gaming_day_cutoff = c;
         }
@@ -741,6 +763,11 @@ pub fn ruleset_history(conn: &mut DbConnection, table: TableId) -> Result<Vec<Ru
 }
 
 /// Whether a table has played a hand (its clock and pool are then fixed).
+/// Whether anyone has ever sat at the table (its clock is then fixed).
+pub fn has_seatings(conn: &mut DbConnection, table: TableId) -> Result<bool, AppError> {
+    Ok(q::has_seatings(conn, table)?)
+}
+
 pub fn has_hands(conn: &mut DbConnection, table: TableId) -> Result<bool, AppError> {
     Ok(q::last_hand(conn, table)?.is_some())
 }
@@ -967,13 +994,15 @@ pub fn seat_player(db: &Database, actor: &Actor, table: TableId, req: SeatPlayer
         check_table_money(seated.iter().map(|s| s.stack), buy_in, "the buy-in").map_err(|e| e.at_field("buy_in"))?;
         let player = players::choose_or_make(conn, &actor, choice)?;
         let at = crate::db::now();
+        // The clock as written now (an edit of it cannot come between).
+        let clock = table_row(conn, table)?;
         let seating = q::insert_seating(conn, table, seat, player.id, &player.name, at)?;
         ledger::insert(
             conn,
             &[NewEntry { table_id: Some(table), seating_id: Some(seating), ..NewEntry::new(EntryKind::BuyIn, buy_in) }],
         )?;
         // The session counts on the gaming day it was seated on.
-        let day = rollups::day(rollups::clock(&row.time_zone, &row.gaming_day_cutoff)?, at);
+        let day = rollups::day(rollups::clock(&clock.time_zone, &clock.gaming_day_cutoff)?, at);
         rollups::make_seating_totals(
             conn,
             &[rollups::SeatingTotalsRow {

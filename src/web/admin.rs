@@ -33,6 +33,8 @@ struct TablePage {
     pools: Vec<PoolView>,
     /// Its clock and pool are fixed once it has played a hand.
     has_hands: bool,
+    /// Its clock is fixed once anyone has sat at it.
+    has_sessions: bool,
     /// The signed-in user may change the stakes, rake and options (floor).
     can_change_rules: bool,
     form: FormState,
@@ -56,15 +58,17 @@ async fn table_page_for(
     form: FormState,
 ) -> Result<TablePage, AppError> {
     identity.require(&[Role::Admin])?;
-    let (table, pools, has_hands) =
-        with_db(state, move |c| Ok((tables::get_table(c, id)?, tables::list_pools(c)?, tables::has_hands(c, id)?)))
-            .await?;
+    let (table, pools, has_hands, has_sessions) = with_db(state, move |c| {
+        Ok((tables::get_table(c, id)?, tables::list_pools(c)?, tables::has_hands(c, id)?, tables::has_seatings(c, id)?))
+    })
+    .await?;
     Ok(TablePage {
         tz: state.time_zone,
         nav: Nav::of(identity),
         table,
         pools,
         has_hands,
+        has_sessions,
         can_change_rules: identity.user.has(Role::Floor),
         form,
     })

@@ -678,9 +678,65 @@ pub async fn sessions_json(
 /// Sessions read for each part of the CSV file.
 const CSV_PART: i64 = reports::MAX_PAGE_ROWS;
 
-/// `GET /reports/sessions.csv`: every session of the range, then the totals.
-/// The file is sent as it is read, a thousand sessions at a time, so a
-/// year's file does not wait for (or hold) the whole of it.
+/// A part of the sessions CSV file: the sessions after `after`, read on the
+/// blocking pool under the request's log context.
+async fn session_part(
+    state: &web::Data<AppState>,
+    context: Option<crate::logging::RequestContext>,
+    range: Range,
+    after: Option<i64>,
+) -> Result<reports::SessionPage, AppError> {
+    let db = state.db.clone();
+    let page = reports::Page { after: after.map(crate::domain::SeatingId), before: None, limit: CSV_PART };
+    web::block(move || crate::logging::in_context(context, || reports::session_page(&mut *db.conn()?, &range, page)))
+        .await
+        .map_err(|e| AppError::internal(format!("blocking task failed: {e}")))?
+}
+
+/// The sums of the sessions written into a CSV file so far (its totals row
+/// sums its own rows, read part by part while play goes on).
+#[derive(Default)]
+struct Written {
+    sessions: usize,
+    sums: [rust_decimal::Decimal; 7],
+}
+
+impl Written {
+    fn add(&mut self, s: &reports::SessionRow) {
+        self.sessions += 1;
+        for (sum, d) in
+            self.sums.iter_mut().zip([s.buy_in, s.add_ons, s.cash_out, s.rake, s.jackpot_payouts, s.stack, s.net])
+        {
+            *sum += d;
+        }
+    }
+
+    fn totals(&self) -> reports::SessionTotals {
+        let [buy_in, add_ons, cash_out, rake, jackpot_payouts, stack, net] = self.sums;
+        reports::SessionTotals { sessions: self.sessions, buy_in, add_ons, cash_out, rake, jackpot_payouts, stack, net }
+    }
+}
+
+/// Rows of a CSV part: the sessions, added to what was written.
+fn session_part_bytes(
+    mut csv: CsvFile,
+    sessions: &[reports::SessionRow],
+    tz: chrono_tz::Tz,
+    written: &mut Written,
+) -> Result<Vec<u8>, AppError> {
+    for s in sessions {
+        csv.row(session_cells(s, tz).iter().map(Cell::field))?;
+        written.add(s);
+    }
+    csv.bytes()
+}
+
+/// `GET /reports/sessions.csv`: every session of the range, then the totals
+/// of the rows in the file. The file is sent as it is read, a thousand
+/// sessions at a time, so a year's file does not wait for (or hold) the
+/// whole of it. The first part is read before the answer starts, so a
+/// failure then is an error answer; a failure later cuts the file short
+/// (without its totals row) and is logged with the request's id.
 pub async fn sessions_csv(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -692,53 +748,45 @@ pub async fn sessions_csv(
     let range = with_db(&state, move |c| reports::resolve(c, &raw, now())).await?;
     let filename = csv_name("sessions", &range);
     let tz = state.time_zone;
+    let context = crate::logging::current();
+    let first = session_part(&state, context.clone(), range.clone(), None).await?;
+    let mut written = Written::default();
+    let mut csv = CsvFile::report();
+    csv.row(sessions_head(tz).columns.iter().map(|c| c.heading.as_str()))?;
+    let head = session_part_bytes(csv, &first.sessions, tz, &mut written)?;
     enum Part {
-        Rows(Option<i64>),
+        Rows(i64),
         Totals,
         Done,
     }
-    let parts = futures_util::stream::unfold(Part::Rows(None), move |part| {
-        let (state, range) = (state.clone(), range.clone());
+    let then = first.next.map_or(Part::Totals, Part::Rows);
+    let rest = futures_util::stream::unfold((then, written), move |(part, mut written)| {
+        let (state, range, context) = (state.clone(), range.clone(), context.clone());
         async move {
             let (bytes, then) = match part {
                 Part::Done => return None,
-                Part::Rows(after) => {
-                    let page =
-                        reports::Page { after: after.map(crate::domain::SeatingId), before: None, limit: CSV_PART };
-                    match with_db(&state, move |c| reports::session_page(c, &range, page)).await {
-                        Ok(page) => {
-                            let mut csv = if after.is_none() { CsvFile::report() } else { CsvFile::new() };
-                            let head = sessions_head(tz);
-                            let rows =
-                                after.is_none().then(|| head.columns.iter().map(|c| c.heading.clone()).collect());
-                            let written = rows.into_iter().map(Ok).chain(
-                                page.sessions
-                                    .iter()
-                                    .map(|s| Ok(session_cells(s, tz).iter().map(Cell::field).collect())),
-                            );
-                            (
-                                csv_bytes(&mut csv, written).and_then(|()| csv.bytes()),
-                                page.next.map_or(Part::Totals, |n| Part::Rows(Some(n))),
-                            )
-                        }
-                        Err(e) => (Err(e), Part::Done),
-                    }
-                }
-                Part::Totals => match with_db(&state, move |c| reports::session_totals(c, &range)).await {
-                    Ok(totals) => {
-                        let mut csv = CsvFile::new();
-                        let foot = sessions_foot(&totals).iter().map(Cell::field).collect();
-                        (csv_bytes(&mut csv, std::iter::once(Ok(foot))).and_then(|()| csv.bytes()), Part::Done)
-                    }
+                Part::Rows(after) => match session_part(&state, context.clone(), range, Some(after)).await {
+                    Ok(page) => (
+                        session_part_bytes(CsvFile::new(), &page.sessions, tz, &mut written),
+                        page.next.map_or(Part::Totals, Part::Rows),
+                    ),
                     Err(e) => (Err(e), Part::Done),
                 },
+                Part::Totals => {
+                    let mut csv = CsvFile::new();
+                    let foot =
+                        csv.row(sessions_foot(&written.totals()).iter().map(Cell::field)).and_then(|()| csv.bytes());
+                    (foot, Part::Done)
+                }
             };
             if let Err(e) = &bytes {
-                log::error!("the sessions CSV file stopped part way: {e}");
+                crate::logging::in_context(context, || log::error!("the sessions CSV file stopped part way: {e}"));
             }
-            Some((bytes.map(actix_web::web::Bytes::from), then))
+            Some((bytes.map(actix_web::web::Bytes::from), (then, written)))
         }
     });
+    let parts =
+        futures_util::StreamExt::chain(futures_util::stream::iter([Ok(actix_web::web::Bytes::from(head))]), rest);
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header(("Content-Disposition", format!("attachment; filename=\"{filename}\"")))
@@ -753,7 +801,8 @@ struct ExceptionsPage {
     tz: chrono_tz::Tz,
     nav: Nav,
     form: Form,
-    range: Range,
+    /// Why the parameters were refused (the page then shows the form again).
+    problem: String,
     rows: Vec<ExceptionView>,
 }
 
@@ -779,15 +828,26 @@ pub async fn exceptions_page(
     identity: Identity,
 ) -> Result<HttpResponse, AppError> {
     identity.require(REVIEWERS)?;
+    let tz = state.time_zone;
     match load_exceptions(&state, &req).await {
         Ok((range, rows)) => {
             let form = form(&state, &range).await?;
             html(
                 actix_web::http::StatusCode::OK,
-                &ExceptionsPage { tz: state.time_zone, nav: Nav::of(&identity), form, range, rows },
+                &ExceptionsPage { tz, nav: Nav::of(&identity), form, problem: String::new(), rows },
             )
         }
-        Err(e) => page_problem(&state, &identity, &req, e).await,
+        // This page again, with the problem above its form.
+        Err(e) if e.is(Kind::Invalid) => {
+            let raw = raw_params(&req).unwrap_or_default();
+            let tables = with_db(&state, reports::all_tables).await?;
+            let form = form_for(tables, raw.from.unwrap_or_default(), raw.to.unwrap_or_default(), raw.table);
+            html(
+                super::error::status_of(Kind::Invalid),
+                &ExceptionsPage { tz, nav: Nav::of(&identity), form, problem: e.message, rows: Vec::new() },
+            )
+        }
+        Err(e) => Err(e),
     }
 }
 
@@ -817,14 +877,6 @@ pub async fn exceptions_csv(
         ])?;
     }
     out.finish(&csv_name("exceptions", &range))
-}
-
-/// Writes rows of fields into a part of a CSV file.
-fn csv_bytes(csv: &mut CsvFile, rows: impl Iterator<Item = Result<Vec<String>, AppError>>) -> Result<(), AppError> {
-    for row in rows {
-        csv.row(row?)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

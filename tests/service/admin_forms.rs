@@ -41,18 +41,28 @@ fn a_tables_settings_change_between_hands_and_its_clock_and_pool_only_before_its
         room(&app);
         expect(&app, "POST", "/api/v1/pools", &json!({"name": "Second", "seed": "0"}), 201);
         expect(&app, "POST", "/api/v1/tables", &json!({"name": "T2", "preset": "simple", "unit": "1"}), 201);
-        // Before any hand: name, seats, clock and pool.
+        // Before any hand: name, seats and pool; the clock only before
+        // anyone has sat down (a session counts on the day it was seated).
+        let t = expect(&app, "PATCH", "/api/v1/tables/1", &json!({"name": "Main 1", "pool_id": 2}), 200);
+        assert_eq!((t["name"].as_str(), t["pool"]["id"].as_i64()), (Some("Main 1"), Some(2)));
+        let zone = t["time_zone"].as_str().unwrap().to_string();
+        for body in [json!({"time_zone": "America/Los_Angeles"}), json!({"gaming_day_cutoff": "05:00"})] {
+            refused(&app, "PATCH", "/api/v1/tables/1", &body, 409, "table_has_sessions");
+        }
         let t = expect(
             &app,
             "PATCH",
-            "/api/v1/tables/1",
-            &json!({"name": "Main 1", "time_zone": "America/Los_Angeles", "gaming_day_cutoff": "05:00", "pool_id": 2}),
+            "/api/v1/tables/2",
+            &json!({"time_zone": "America/Los_Angeles", "gaming_day_cutoff": "05:00"}),
             200,
         );
-        assert_eq!((t["name"].as_str(), t["time_zone"].as_str()), (Some("Main 1"), Some("America/Los_Angeles")));
-        assert_eq!((t["gaming_day_cutoff"].as_str(), t["pool"]["id"].as_i64()), (Some("05:00"), Some(2)));
+        assert_eq!(
+            (t["time_zone"].as_str(), t["gaming_day_cutoff"].as_str()),
+            (Some("America/Los_Angeles"), Some("05:00"))
+        );
         // The audit trail says what changed from what.
-        let edit = &audit(&app, "table_edit")[0];
+        let edits = audit(&app, "table_edit");
+        let edit = edits.iter().find(|e| e["target"] == "table 1").expect("table 1's edit");
         let detail = &edit["detail"];
         assert_eq!(detail["name"], json!({"from": "T1", "to": "Main 1"}));
         assert_eq!(detail["pool"], json!({"from": 1, "to": 2}));
@@ -72,11 +82,11 @@ fn a_tables_settings_change_between_hands_and_its_clock_and_pool_only_before_its
         expect(&app, "POST", "/api/v1/tables/1/hands", &json!({}), 201);
         refused(&app, "PATCH", "/api/v1/tables/1", &json!({"seat_count": 3}), 409, "hand_in_progress");
         expect(&app, "POST", "/api/v1/tables/1/hands/1/commit", &serde_json::from_str(BAD_BEAT).unwrap(), 201);
-        for body in [json!({"time_zone": "UTC"}), json!({"gaming_day_cutoff": "06:00"}), json!({"pool_id": 1})] {
+        for body in [json!({"time_zone": "Asia/Macau"}), json!({"gaming_day_cutoff": "07:00"}), json!({"pool_id": 1})] {
             refused(&app, "PATCH", "/api/v1/tables/1", &body, 409, "table_has_hands");
         }
         // The same values again are no change, so not refused.
-        expect(&app, "PATCH", "/api/v1/tables/1", &json!({"time_zone": "America/Los_Angeles", "pool_id": 2}), 200);
+        expect(&app, "PATCH", "/api/v1/tables/1", &json!({"time_zone": zone, "pool_id": 2}), 200);
         let t = expect(&app, "PATCH", "/api/v1/tables/1", &json!({"name": "Main One"}), 200);
         assert_eq!(t["name"], "Main One");
         // Unknown fields are refused, nothing changed.
@@ -208,13 +218,19 @@ fn the_forms_keep_what_was_typed_when_refused_speak_in_words_and_say_when_they_w
         assert_eq!(answer.status, 409);
         assert!(answer.body.contains("P4 sits in seat 4"), "{}", answer.body);
         assert_eq!(expect(&app, "GET", "/api/v1/tables/1", &Value::Null, 200)["name"], "T1", "nothing changed");
+        // Players sit here: the clock is fixed (the page shows it so, and a
+        // form that sends it anyway is refused in words).
+        assert!(b.get("/admin/tables/1").body.contains("Fixed: players have sat here"));
         let answer =
             b.post("/admin/tables/1", &[("name", "Main 1"), ("seat_count", "4"), ("time_zone", "Europe/Paris")]);
+        assert_eq!(answer.status, 409);
+        assert!(answer.body.contains("players have sat at T1: its time zone cannot change"), "{}", answer.body);
+        let answer = b.post("/admin/tables/1", &[("name", "Main 1"), ("seat_count", "4")]);
         assert_eq!((answer.status, answer.location()), (303, "/admin/tables/1"));
         let next = b.get("/admin/tables/1");
         assert!(next.body.contains("Main 1 saved."), "the next page says it worked");
         assert!(!b.get("/admin/tables/1").body.contains("saved."), "said once");
-        assert_eq!(expect(&app, "GET", "/api/v1/tables/1", &Value::Null, 200)["time_zone"], "Europe/Paris");
+        assert_eq!(expect(&app, "GET", "/api/v1/tables/1", &Value::Null, 200)["name"], "Main 1");
 
         // The stakes, rake and options: a new version from the form, options and pairs included.
         let page = b.get("/tables/1/ruleset");

@@ -2686,6 +2686,7 @@ fn check_rollups(service: &Service) -> R {
         differ("table days", &kept.table_days, &fresh.table_days),
         differ("pool days", &kept.pool_days, &fresh.pool_days),
         differ("seatings", &kept.seatings, &fresh.seatings),
+        differ("session days", &kept.session_days, &fresh.session_days),
     ]
     .into_iter()
     .flatten()

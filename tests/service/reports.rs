@@ -729,6 +729,14 @@ fn rollups_are_built_for_a_database_from_before_them() {
         let after = ["rake", "jackpots", "sessions"].map(|r| get(&app, &format!("/reports/{r}.json?{today}")));
         assert_eq!(after, before, "[{backend}] the reports from the built rollups");
         assert_eq!(pitboss::db::rollups::kept(&mut conn).unwrap(), pitboss::db::rollups::recompute(&mut conn).unwrap());
+        // An upgrade that emptied only the seatings' totals (the migration
+        // that gave them their gaming day): they and the session days are
+        // built again, by the database's sums, the same as kept.
+        conn.batch_execute("DELETE FROM seating_totals; DELETE FROM session_days;").unwrap();
+        assert_ne!(get(&app, &format!("/reports/sessions.json?{today}")), before[2]);
+        drop(pitboss::db::connect(&app.database_url, 1).expect("the database opens again"));
+        assert_eq!(get(&app, &format!("/reports/sessions.json?{today}")), before[2], "[{backend}] sessions rebuilt");
+        assert_eq!(pitboss::db::rollups::kept(&mut conn).unwrap(), pitboss::db::rollups::recompute(&mut conn).unwrap());
     }
 }
 
@@ -765,5 +773,48 @@ fn the_sessions_file_of_a_long_range_is_sent_in_parts() {
         assert_eq!((&total[0], &total[1]), ("Total", format!("{sessions} sessions").as_str()));
         let buy_in = header.iter().position(|h| h == "Buy-in").unwrap();
         assert_eq!(&total[buy_in], format!("{}.00", sessions * 10).as_str());
+    }
+}
+
+/// The sessions' pages go by gaming day, then table, then seating, not by
+/// seating alone: a seating at a later table made earlier comes after a
+/// seating at an earlier table made later, and the pages keep that order
+/// forwards and backwards.
+#[test]
+fn sessions_pages_follow_day_table_and_seating() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        let pool =
+            expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
+        let (t1, t2) = (create_table(&app, "A", pool, "UTC", "06:00"), create_table(&app, "B", pool, "UTC", "06:00"));
+        seat(&app, t2, 1, "first at B", "10");
+        seat(&app, t1, 1, "then at A", "10");
+        seat(&app, t2, 2, "last at B", "10");
+        let all = get(&app, "/reports/sessions.json");
+        let list = arr(&all["sessions"]);
+        let key = |s: &Value| {
+            (s["gaming_day"].as_str().unwrap().to_string(), s["table_id"].as_i64(), s["seating_id"].as_i64())
+        };
+        let mut sorted = list.clone();
+        sorted.sort_by_key(key);
+        assert_eq!(list, &sorted, "[{backend}] by day, table, seating");
+        let ids: Vec<i64> = list.iter().map(|s| s["seating_id"].as_i64().unwrap()).collect();
+        if list.iter().all(|s| s["gaming_day"] == list[0]["gaming_day"]) {
+            assert_eq!(ids, [2, 1, 3], "[{backend}] table A's seating first though made second");
+        }
+        let one = |q: &str| {
+            let page = get(&app, &format!("/reports/sessions.json?limit=1&{q}"));
+            let got: Vec<i64> = arr(&page["sessions"]).iter().map(|s| s["seating_id"].as_i64().unwrap()).collect();
+            assert_eq!(page["totals"]["sessions"], 3);
+            (got, page["previous"].as_i64(), page["next"].as_i64())
+        };
+        assert_eq!(one(""), (vec![ids[0]], None, Some(ids[0])));
+        assert_eq!(one(&format!("after={}", ids[0])), (vec![ids[1]], Some(ids[1]), Some(ids[1])));
+        assert_eq!(one(&format!("after={}", ids[1])), (vec![ids[2]], Some(ids[2]), None));
+        assert_eq!(one(&format!("before={}", ids[2])), (vec![ids[1]], Some(ids[1]), Some(ids[1])));
+        assert_eq!(one(&format!("before={}", ids[1])), (vec![ids[0]], None, Some(ids[0])));
+        // Before the first: an empty page with no way on but the first page.
+        assert_eq!(one(&format!("before={}", ids[0])), (vec![], None, None));
+        assert_eq!(one(&format!("after={}", ids[2])), (vec![], None, None));
     }
 }

@@ -6,12 +6,12 @@
 -- and the database keeps a row per table and gaming day with the sums of
 -- those seatings' totals, changed in the same statement as the seating's.
 --
--- The seatings' totals are made again, with their day, from the ledger: the
--- rollups are emptied here and rebuilt by the first process to open the
--- database (`db::rollups::build_if_missing`), which knows the tables' clocks.
+-- The seatings' totals are made again, with their day, from the ledger: they
+-- are emptied here and rebuilt by the first process to open the database
+-- (`db::rollups::build_if_missing`), which knows the tables' clocks. Stop
+-- every app server of the older release before this migration: its writes
+-- to the seatings' totals would be refused until then.
 DROP TABLE seating_totals;
-DELETE FROM table_days;
-DELETE FROM pool_days;
 CREATE TABLE seating_totals (
     seating_id BIGINT PRIMARY KEY REFERENCES seatings (id),
     table_id BIGINT REFERENCES casino_tables (id),

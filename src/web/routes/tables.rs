@@ -145,7 +145,7 @@ pub async fn seed_pool(
         (status = 200, description = "The table", body = TableView),
         (status = 403, description = "Codes: `role_required`", body = ErrorBody),
         (status = 404, description = "Codes: `no_table`", body = ErrorBody),
-        (status = 409, description = "Codes: `already_exists`, `hand_in_progress`, `seat_taken`, `pair_units_seat`, `table_has_hands`", body = ErrorBody),
+        (status = 409, description = "Codes: `already_exists`, `hand_in_progress`, `seat_taken`, `pair_units_seat`, `table_has_hands`, `table_has_sessions`", body = ErrorBody),
         (status = 422, description = "Codes: `bad_name`, `bad_seat_count`, `bad_time_zone`, `bad_cutoff`, `bad_pool`, `jackpot_without_pool`", body = ErrorBody),
     ),
     security(("token" = ["admin"]), ("session" = ["admin"])),
