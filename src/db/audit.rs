@@ -105,11 +105,15 @@ pub fn count_events(
     username: Option<&str>,
     ip: Option<&str>,
     since: NaiveDateTime,
+    after: Option<i64>,
 ) -> QueryResult<i64> {
     let mut query = audit_events::table
         .filter(audit_events::action.eq(action))
         .filter(audit_events::created_at.ge(since))
         .into_boxed();
+    if let Some(id) = after {
+        query = query.filter(audit_events::id.gt(id));
+    }
     if let Some(username) = username {
         query = query.filter(audit_events::username.eq(username.to_string()));
     }
@@ -119,13 +123,19 @@ pub fn count_events(
     query.count().get_result(conn)
 }
 
-/// The time of a username's latest `action` event.
-pub fn latest_event(conn: &mut DbConnection, action: &str, username: &str) -> QueryResult<Option<NaiveDateTime>> {
+/// The id and time of a username's latest `action` event.
+pub fn latest_event(
+    conn: &mut DbConnection,
+    action: &str,
+    username: &str,
+) -> QueryResult<Option<(i64, NaiveDateTime)>> {
     audit_events::table
         .filter(audit_events::action.eq(action))
         .filter(audit_events::username.eq(username))
-        .select(diesel::dsl::max(audit_events::created_at))
+        .order((audit_events::created_at.desc(), audit_events::id.desc()))
+        .select((audit_events::id, audit_events::created_at))
         .first(conn)
+        .optional()
 }
 
 // ---- the exception report's rows ----
@@ -257,6 +267,7 @@ pub fn sign_in_events(
     let mut rows: Vec<(String, NaiveDateTime, String)> = audit_events::table
         .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("action IN ('login', 'login_attempt', 'login_failed')"))
         .filter(audit_events::created_at.ge(since))
+        .order(audit_events::id.asc())
         .select((audit_events::username, audit_events::created_at, audit_events::action))
         .load::<(String, NaiveDateTime, String)>(conn)?
         .into_iter()
@@ -266,6 +277,8 @@ pub fn sign_in_events(
         .filter(sign_in_unlocks::created_at.ge(since))
         .select((sign_in_unlocks::username, sign_in_unlocks::created_at))
         .load(conn)?;
+    // By time, and within a second in the order written (an unlock after
+    // the sign-ins of its second).
     rows.extend(unlocks.into_iter().map(|(u, at)| (u, at, "unlock".to_string())));
     rows.sort_by_key(|r| r.1);
     Ok(rows)

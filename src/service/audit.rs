@@ -98,15 +98,18 @@ pub fn unsuccessful_sign_ins(
 ) -> Result<(i64, i64), AppError> {
     // A success's own attempt is recorded just before it.
     // An admin's unlock restarts the count as a success does.
-    let last_success = db::audit::latest_event(conn, "login", username)?;
-    let last_unlock = db::audit::latest_unlock(conn, username)?;
-    let user_since = match last_success.max(last_unlock) {
-        Some(t) if t >= since => t + chrono::Duration::microseconds(1),
+    // The attempts after the last success are those with a later id (times
+    // are kept to the second, and attempts come faster); after an unlock,
+    // those of the seconds after it.
+    let after_success =
+        db::audit::latest_event(conn, "login", username)?.filter(|(_, at)| *at >= since).map(|(id, _)| id);
+    let user_since = match db::audit::latest_unlock(conn, username)? {
+        Some(t) if t >= since => t + chrono::Duration::seconds(1),
         _ => since,
     };
-    let by_user = db::audit::count_events(conn, "login_attempt", Some(username), None, user_since)?;
-    let from_ip = db::audit::count_events(conn, "login_attempt", None, Some(ip), since)?;
-    let successes_from_ip = db::audit::count_events(conn, "login", None, Some(ip), since)?;
+    let by_user = db::audit::count_events(conn, "login_attempt", Some(username), None, user_since, after_success)?;
+    let from_ip = db::audit::count_events(conn, "login_attempt", None, Some(ip), since, None)?;
+    let successes_from_ip = db::audit::count_events(conn, "login", None, Some(ip), since, None)?;
     Ok((by_user, (from_ip - successes_from_ip).max(0)))
 }
 

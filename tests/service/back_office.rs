@@ -245,6 +245,18 @@ fn wrong_passwords_are_rate_limited() {
     // The API tokens of the locked user still work (a locked sign-in is not a ban).
     let failures = audit_actions(&app).iter().filter(|a| a.0 == "login_failed" && a.1 == "dee").count();
     assert_eq!(failures, 5, "the refused attempt is not counted again");
+    // Failures right after a success count, also within the success's own
+    // second (times are kept to the second; the order is the rows').
+    app.user("kim", &["dealer"], &[]);
+    let mut k = Browser::new(&app);
+    k.get("/login");
+    assert_eq!(k.post("/login", &[("username", "kim"), ("password", PASSWORD)]).status, 303);
+    let mut k = Browser::new(&app);
+    k.get("/login");
+    for _ in 0..5 {
+        assert_eq!(k.post("/login", &[("username", "kim"), ("password", "guess guess guess")]).status, 401);
+    }
+    assert_eq!(k.post("/login", &[("username", "kim"), ("password", PASSWORD)]).status, 429);
 }
 
 #[test]
