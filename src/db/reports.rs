@@ -926,16 +926,17 @@ macro_rules! latest_stack {
 pub fn session_totals(conn: &mut DbConnection, range: &Range) -> Result<SessionTotals, AppError> {
     let (from, to) = (text_day(range.from), text_day(range.to));
     let (from, to) = (from.as_str(), to.as_str());
-    let tables = range.table.map(|t| vec![TableId(t)]);
-    let mut cell = SessionCell::default();
-    for d in rollups::session_days(conn, tables.as_deref(), from, to)? {
-        cell.sessions += usize::try_from(d.sessions).unwrap_or(0);
-        cell.buy_in += d.buy_in.cents();
-        cell.add_ons += d.add_ons.cents();
-        cell.cash_out += d.cash_out.cents();
-        cell.rake += d.rake.cents();
-        cell.jackpot_payouts += d.payouts.cents();
-    }
+    let (sessions, buy_in, add_ons, cash_out, rake, payouts) =
+        rollups::session_days_sum(conn, range.table.map(TableId), from, to)?;
+    let mut cell = SessionCell {
+        sessions: usize::try_from(sessions).unwrap_or(0),
+        buy_in: buy_in.cents(),
+        add_ons: add_ons.cents(),
+        cash_out: cash_out.cents(),
+        rake: rake.cents(),
+        jackpot_payouts: payouts.cents(),
+        stack: 0,
+    };
     let mut q = open_seatings::table
         .inner_join(seating_totals::table.on(seating_totals::seating_id.eq(open_seatings::seating_id)))
         .filter(seating_totals::gaming_day.ge(from.to_string()))

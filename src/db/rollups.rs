@@ -372,6 +372,39 @@ pub fn session_days(
         .load(conn)
 }
 
+/// The sums of the session days from `from` to `to` (inclusive) of one
+/// table or all, added up by the database (one row back however long the
+/// range): (sessions, buy-in, add-ons, cash-out, rake, payouts).
+pub fn session_days_sum(
+    conn: &mut DbConnection,
+    table: Option<TableId>,
+    from: &str,
+    to: &str,
+) -> QueryResult<(i64, Money, Money, Money, Money, Money)> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::BigInt;
+    let mut q = session_days::table
+        .filter(session_days::gaming_day.ge(from.to_string()))
+        .filter(session_days::gaming_day.le(to.to_string()))
+        .into_boxed();
+    if let Some(t) = table {
+        q = q.filter(session_days::table_id.eq(t));
+    }
+    let sum = |column: &str| sql::<BigInt>(&format!("CAST(COALESCE(SUM({column}), 0) AS BIGINT)"));
+    let (n, buy_in, add_ons, cash_out, rake, payouts): (i64, i64, i64, i64, i64, i64) = q
+        .select((
+            sum("sessions"),
+            sum("buy_in_cents"),
+            sum("add_ons_cents"),
+            sum("cash_out_cents"),
+            sum("rake_cents"),
+            sum("payouts_cents"),
+        ))
+        .first(conn)?;
+    let m = Money::from_cents;
+    Ok((n, m(buy_in), m(add_ons), m(cash_out), m(rake), m(payouts)))
+}
+
 /// Empties every rollup (before a rebuild from the ledger).
 pub fn clear(conn: &mut DbConnection) -> QueryResult<()> {
     diesel::delete(table_days::table).execute(conn)?;

@@ -393,15 +393,19 @@ pub fn last_hand(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<
 /// statement.
 pub fn last_hands(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, LastHand)>> {
     type Row = (TableId, HandId, HandNumber, SeatNo, Option<i64>, Option<i64>);
+    // Each table's last hand's id (one index probe a table), then those
+    // hands: driven from the tables, never a pass over every hand.
     let other = diesel::alias!(hands as other);
-    let latest = other
-        .filter(other.field(hands::table_id).eq(hands::table_id))
-        .select(diesel::dsl::max(other.field(hands::number)))
+    let last_of_table = other
+        .filter(other.field(hands::table_id).eq(casino_tables::id))
+        .order(other.field(hands::number).desc())
+        .select(other.field(hands::id))
+        .limit(1)
         .single_value();
     let rows: Vec<Row> = hands::table
         .left_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
         .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
-        .filter(hands::number.nullable().eq(latest))
+        .filter(hands::id.nullable().eq_any(casino_tables::table.select(last_of_table)))
         .select((
             hands::table_id,
             hands::id,
