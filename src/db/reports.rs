@@ -906,20 +906,6 @@ pub fn session_page(conn: &mut DbConnection, range: &Range, page: Page) -> Resul
 
 type BoxedTotals<'a> = seating_totals::BoxedQuery<'a, super::MultiBackend>;
 
-/// A seating's stack now: the balance after its latest ledger row (a
-/// subquery, one index probe).
-macro_rules! latest_stack {
-    ($seating:expr) => {{
-        let latest = diesel::alias!(ledger_entries as latest);
-        latest
-            .filter(latest.field(ledger_entries::seating_id).eq($seating.nullable()))
-            .order(latest.field(ledger_entries::id).desc())
-            .select(latest.field(ledger_entries::balance_after_cents))
-            .limit(1)
-            .single_value()
-    }};
-}
-
 /// The totals of every session seated in the range: the day rollups' sums,
 /// and the stacks of those still seated (their latest ledger row each; a
 /// cashed-out session's stack is 0).

@@ -3,8 +3,7 @@
 use diesel::prelude::*;
 
 use super::schema::{
-    casino_tables, hand_voids, hands, ledger_entries, pools, ruleset_versions, seatings, showdowns,
-    table_status_changes,
+    casino_tables, hand_voids, hands, pools, ruleset_versions, seatings, showdowns, table_status_changes,
 };
 use super::{now, DbConnection};
 use crate::domain::{
@@ -293,13 +292,7 @@ pub struct Seated {
 /// seating's latest ledger row, an index probe): one statement.
 pub fn active_seatings(conn: &mut DbConnection, table: TableId) -> QueryResult<Vec<Seated>> {
     use super::schema::open_seatings;
-    let latest = diesel::alias!(ledger_entries as latest);
-    let stack = latest
-        .filter(latest.field(ledger_entries::seating_id).eq(seatings::id.nullable()))
-        .order(latest.field(ledger_entries::id).desc())
-        .select(latest.field(ledger_entries::balance_after_cents))
-        .limit(1)
-        .single_value();
+    let stack = latest_stack!(seatings::id);
     // The seats taken now (kept by the database as seatings are made and
     // cashed out), not every seating the table ever had.
     let seated: Vec<(SeatingId, SeatNo, String, Option<Money>)> = open_seatings::table
@@ -318,13 +311,7 @@ pub fn active_seatings(conn: &mut DbConnection, table: TableId) -> QueryResult<V
 /// tables at once): one statement.
 pub fn all_active_seatings(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, Seated)>> {
     use super::schema::open_seatings;
-    let latest = diesel::alias!(ledger_entries as latest);
-    let stack = latest
-        .filter(latest.field(ledger_entries::seating_id).eq(seatings::id.nullable()))
-        .order(latest.field(ledger_entries::id).desc())
-        .select(latest.field(ledger_entries::balance_after_cents))
-        .limit(1)
-        .single_value();
+    let stack = latest_stack!(seatings::id);
     let seated: Vec<(TableId, SeatingId, SeatNo, String, Option<Money>)> = open_seatings::table
         .inner_join(seatings::table.on(seatings::id.eq(open_seatings::seating_id)))
         .order((open_seatings::table_id.asc(), open_seatings::seat.asc()))
