@@ -651,7 +651,7 @@ pub struct SessionRow {
     pub net: Decimal,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct SessionTotals {
     pub sessions: usize,
     pub buy_in: Decimal,
@@ -661,6 +661,20 @@ pub struct SessionTotals {
     pub jackpot_payouts: Decimal,
     pub stack: Decimal,
     pub net: Decimal,
+}
+
+impl SessionTotals {
+    /// Adds a session's row (a player's sessions, a CSV file's rows).
+    pub fn add(&mut self, s: &SessionRow) {
+        self.sessions += 1;
+        self.buy_in += s.buy_in;
+        self.add_ons += s.add_ons;
+        self.cash_out += s.cash_out;
+        self.rake += s.rake;
+        self.jackpot_payouts += s.jackpot_payouts;
+        self.stack += s.stack;
+        self.net += s.net;
+    }
 }
 
 /// The sessions report: one page of its rows, the totals of the whole range.
@@ -726,8 +740,6 @@ pub struct Page {
 }
 
 impl Page {
-    pub const FIRST: Page = Page { after: None, before: None, limit: PAGE_ROWS };
-
     /// Checks `after`, `before` and `limit` as given.
     pub fn parse(raw: &RawParams) -> Result<Page, AppError> {
         let id = |text: &Option<String>, name: &str| -> Result<Option<SeatingId>, AppError> {
@@ -803,18 +815,6 @@ pub fn session_page(conn: &mut DbConnection, range: &Range, page: Page) -> Resul
         }
         q
     };
-    // The row a page starts after or ends before, by its place in the order.
-    let key = |conn: &mut DbConnection, id: SeatingId, name: &str| -> Result<(String, TableId), AppError> {
-        let found: Option<(Option<String>, Option<TableId>)> = seating_totals::table
-            .filter(seating_totals::seating_id.eq(id))
-            .select((seating_totals::gaming_day, seating_totals::table_id))
-            .first(conn)
-            .optional()?;
-        match found {
-            Some((Some(d), Some(t))) => Ok((d, t)),
-            _ => Err(AppError::invalid("bad_page", format!("{name} {id}: there is no such session")).at_field(name)),
-        }
-    };
     // Rows after (or before) a place in the order (day, table, seating).
     type Place = (String, TableId, SeatingId);
     let beyond = |place: &Place, forward: bool| {
@@ -848,9 +848,17 @@ pub fn session_page(conn: &mut DbConnection, range: &Range, page: Page) -> Resul
             ))
         }
     };
+    // The row a page starts after or ends before, by its place in the order.
     let place_of = |conn: &mut DbConnection, id: SeatingId, name: &str| -> Result<Place, AppError> {
-        let (d, t) = key(conn, id, name)?;
-        Ok((d, t, id))
+        let found: Option<(Option<String>, Option<TableId>)> = seating_totals::table
+            .filter(seating_totals::seating_id.eq(id))
+            .select((seating_totals::gaming_day, seating_totals::table_id))
+            .first(conn)
+            .optional()?;
+        match found {
+            Some((Some(d), Some(t))) => Ok((d, t, id)),
+            _ => Err(AppError::invalid("bad_page", format!("{name} {id}: there is no such session")).at_field(name)),
+        }
     };
     // This page's seating ids in order, and whether rows lie beyond each end.
     let select = (seating_totals::gaming_day, seating_totals::table_id, seating_totals::seating_id);
@@ -954,17 +962,9 @@ pub fn player_sessions(
         .load(conn)?;
     ids.reverse();
     let sessions = session_rows(conn, &tables, &ids)?;
-    let cents = |d: Decimal| i64::try_from(d * Decimal::ONE_HUNDRED).unwrap_or(0);
-    let mut cell = SessionCell { sessions: sessions.len(), ..Default::default() };
-    for s in &sessions {
-        cell.buy_in += cents(s.buy_in);
-        cell.add_ons += cents(s.add_ons);
-        cell.cash_out += cents(s.cash_out);
-        cell.rake += cents(s.rake);
-        cell.jackpot_payouts += cents(s.jackpot_payouts);
-        cell.stack += cents(s.stack);
-    }
-    Ok((sessions, cell.totals()))
+    let mut totals = SessionTotals::default();
+    sessions.iter().for_each(|s| totals.add(s));
+    Ok((sessions, totals))
 }
 
 /// The sessions of these seatings, in the order given: one query.

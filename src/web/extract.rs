@@ -67,9 +67,26 @@ pub async fn with_database<T: Send + 'static>(
     state: &web::Data<AppState>,
     f: impl FnOnce(&Database) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
-    let db = state.db.clone();
     // The request's log lines name it on the blocking pool too.
-    let context = crate::logging::current();
+    with_database_as(state, crate::logging::current(), f).await
+}
+
+/// [`with_db`] for work done after the handler returned (a body sent in
+/// parts), under the log context of the request it answers.
+pub async fn with_db_as<T: Send + 'static>(
+    state: &web::Data<AppState>,
+    context: Option<crate::logging::RequestContext>,
+    f: impl FnOnce(&mut DbConnection) -> Result<T, AppError> + Send + 'static,
+) -> Result<T, AppError> {
+    with_database_as(state, context, move |db| f(&mut *db.conn()?)).await
+}
+
+async fn with_database_as<T: Send + 'static>(
+    state: &web::Data<AppState>,
+    context: Option<crate::logging::RequestContext>,
+    f: impl FnOnce(&Database) -> Result<T, AppError> + Send + 'static,
+) -> Result<T, AppError> {
+    let db = state.db.clone();
     web::block(move || crate::logging::in_context(context, || f(&db)))
         .await
         .map_err(|e| AppError::internal(format!("blocking task failed: {e}")))?

@@ -10,7 +10,7 @@ use askama::Template;
 
 use super::auth::Identity;
 use super::charts;
-use super::extract::with_db;
+use super::extract::{with_db, with_db_as};
 use super::helpers::{csv_text as text, CsvFile, Nav};
 use super::state::AppState;
 use crate::db::reports::{self, Range, RawParams};
@@ -678,43 +678,16 @@ pub async fn sessions_json(
 /// Sessions read for each part of the CSV file.
 const CSV_PART: i64 = reports::MAX_PAGE_ROWS;
 
-/// A part of the sessions CSV file: the sessions after `after`, read on the
-/// blocking pool under the request's log context.
+/// A part of the sessions CSV file: the sessions after `after`, read under
+/// the request's log context (the body is sent after the handler returned).
 async fn session_part(
     state: &web::Data<AppState>,
     context: Option<crate::logging::RequestContext>,
     range: Range,
     after: Option<i64>,
 ) -> Result<reports::SessionPage, AppError> {
-    let db = state.db.clone();
     let page = reports::Page { after: after.map(crate::domain::SeatingId), before: None, limit: CSV_PART };
-    web::block(move || crate::logging::in_context(context, || reports::session_page(&mut *db.conn()?, &range, page)))
-        .await
-        .map_err(|e| AppError::internal(format!("blocking task failed: {e}")))?
-}
-
-/// The sums of the sessions written into a CSV file so far (its totals row
-/// sums its own rows, read part by part while play goes on).
-#[derive(Default)]
-struct Written {
-    sessions: usize,
-    sums: [rust_decimal::Decimal; 7],
-}
-
-impl Written {
-    fn add(&mut self, s: &reports::SessionRow) {
-        self.sessions += 1;
-        for (sum, d) in
-            self.sums.iter_mut().zip([s.buy_in, s.add_ons, s.cash_out, s.rake, s.jackpot_payouts, s.stack, s.net])
-        {
-            *sum += d;
-        }
-    }
-
-    fn totals(&self) -> reports::SessionTotals {
-        let [buy_in, add_ons, cash_out, rake, jackpot_payouts, stack, net] = self.sums;
-        reports::SessionTotals { sessions: self.sessions, buy_in, add_ons, cash_out, rake, jackpot_payouts, stack, net }
-    }
+    with_db_as(state, context, move |c| reports::session_page(c, &range, page)).await
 }
 
 /// Rows of a CSV part: the sessions, added to what was written.
@@ -722,7 +695,7 @@ fn session_part_bytes(
     mut csv: CsvFile,
     sessions: &[reports::SessionRow],
     tz: chrono_tz::Tz,
-    written: &mut Written,
+    written: &mut reports::SessionTotals,
 ) -> Result<Vec<u8>, AppError> {
     for s in sessions {
         csv.row(session_cells(s, tz).iter().map(Cell::field))?;
@@ -750,7 +723,7 @@ pub async fn sessions_csv(
     let tz = state.time_zone;
     let context = crate::logging::current();
     let first = session_part(&state, context.clone(), range.clone(), None).await?;
-    let mut written = Written::default();
+    let mut written = reports::SessionTotals::default();
     let mut csv = CsvFile::report();
     csv.row(sessions_head(tz).columns.iter().map(|c| c.heading.as_str()))?;
     let head = session_part_bytes(csv, &first.sessions, tz, &mut written)?;
@@ -774,8 +747,7 @@ pub async fn sessions_csv(
                 },
                 Part::Totals => {
                     let mut csv = CsvFile::new();
-                    let foot =
-                        csv.row(sessions_foot(&written.totals()).iter().map(Cell::field)).and_then(|()| csv.bytes());
+                    let foot = csv.row(sessions_foot(&written).iter().map(Cell::field)).and_then(|()| csv.bytes());
                     (foot, Part::Done)
                 }
             };
