@@ -9,8 +9,8 @@
 //!   hands committed and not voided; rake (net of reversals), the house's
 //!   share (with refunds of locked contributions), the jackpot's share; and,
 //!   by the day written, what the table put into its pool;
-//! - a pool's day (the pool's clock: the first table feeding it, or UTC
-//!   midnight): its seeds, locks, returns (a reversal counts as the kind it
+//! - a pool's day (the pool's clock: the first table feeding it made before
+//!   the row's second, or UTC midnight before any): its seeds, locks, returns (a reversal counts as the kind it
 //!   reverses) and the payouts of its hits;
 //! - a seating: buy-in, add-ons, cash-out, rake and payouts, with its table
 //!   and the gaming day it was seated on (made at its buy-in);
@@ -504,13 +504,19 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         ))
         .load(conn)?;
     let kinds: BTreeMap<EntryId, EntryKind> = rows.iter().map(|r| (r.0, r.6)).collect();
-    let tables: Vec<(TableId, Option<PoolId>, String, String)> = casino_tables::table
+    let tables: Vec<(TableId, Option<PoolId>, String, String, NaiveDateTime)> = casino_tables::table
         .order(casino_tables::id.asc())
-        .select((casino_tables::id, casino_tables::pool_id, casino_tables::time_zone, casino_tables::gaming_day_cutoff))
+        .select((
+            casino_tables::id,
+            casino_tables::pool_id,
+            casino_tables::time_zone,
+            casino_tables::gaming_day_cutoff,
+            casino_tables::created_at,
+        ))
         .load(conn)?;
     let clocks: BTreeMap<TableId, (Clock, Option<PoolId>)> = tables
         .iter()
-        .map(|(id, pool, tz, cutoff)| Ok((*id, (clock(tz, cutoff)?, *pool))))
+        .map(|(id, pool, tz, cutoff, _)| Ok((*id, (clock(tz, cutoff)?, *pool))))
         .collect::<Result<_, AppError>>()?;
     // Each committed hand's day and whether it was voided.
     let committed: Vec<(HandId, TableId, NaiveDateTime)> = hands::table
@@ -534,15 +540,17 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         }
         hand_day.insert(*hand, (*table, d));
     }
-    let pool_clocks: BTreeMap<PoolId, Clock> = {
-        let mut out = BTreeMap::new();
-        // The first table (lowest id) feeding a pool sets its clock.
-        for (_, pool, tz, cutoff) in tables.iter().rev() {
-            if let Some(p) = pool {
-                out.insert(*p, clock(tz, cutoff)?);
-            }
+    // The tables feeding each pool, by id, with when each was made: a pool's
+    // row counts on the clock of the first table (lowest id) feeding it made
+    // in an earlier second, or UTC midnight (`service::rollups::pool_clock`).
+    let mut feeding: BTreeMap<PoolId, Vec<(NaiveDateTime, Clock)>> = BTreeMap::new();
+    for (_, pool, tz, cutoff, made) in &tables {
+        if let Some(p) = pool {
+            feeding.entry(*p).or_default().push((*made, clock(tz, cutoff)?));
         }
-        out
+    }
+    let pool_clock = |pool: PoolId, at: NaiveDateTime| {
+        feeding.get(&pool).and_then(|t| t.iter().find(|(made, _)| *made < at)).map_or(Clock::UTC_MIDNIGHT, |t| t.1)
     };
     let hit_pools: BTreeMap<HitId, PoolId> = jackpot_hits::table
         .select((jackpot_hits::id, jackpot_hits::pool_id))
@@ -596,7 +604,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
             _ => None,
         };
         if let Some(p) = pool_of_row {
-            let d = day(pool_clocks.get(&p).copied().unwrap_or(Clock::UTC_MIDNIGHT), *at);
+            let d = day(pool_clock(p, *at), *at);
             let row = pool_days.entry((p, d.clone())).or_insert_with(|| PoolDayRow {
                 pool_id: p,
                 gaming_day: d,
