@@ -829,6 +829,7 @@ fn voids_ruleset_changes_and_rejections_are_in_the_exception_report_with_who_and
     assert!(page.body.contains("is not a date"), "{}", page.body);
     // The exception report's own page and form again, not the reports'.
     assert!(page.body.contains("<h1>Exception report") && page.body.contains("value=\"someday\""), "{}", page.body);
+    assert!(!page.body.contains("/exceptions.csv?"), "no download of a refused range");
 }
 
 #[test]
