@@ -189,7 +189,13 @@ impl Room {
         let pool = tables::create_pool(
             &db,
             &actor,
-            tables::NewPool { name: "Bad beat".to_string(), seed: Money::parse("1000", "seed").unwrap(), shares: None },
+            tables::NewPool {
+                name: "Bad beat".to_string(),
+                seed: Money::parse("1000", "seed").unwrap(),
+                shares: None,
+                time_zone: Some(ZONE.to_string()),
+                gaming_day_cutoff: Some("06:00".to_string()),
+            },
         )
         .expect("make the pool");
         let mut ids = Vec::new();

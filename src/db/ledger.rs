@@ -180,8 +180,14 @@ pub fn open_pool_share(conn: &mut DbConnection, pool: PoolId, table: Option<Tabl
 
 /// A table's rows: those of its seatings, its hands and its hands' jackpot
 /// hits (each found through its own index; the ledger has none on
-/// `table_id`, which every one of these rows carries).
-pub fn entries_for_table(conn: &mut DbConnection, table: TableId) -> QueryResult<Vec<Entry>> {
+/// `table_id`, which every one of these rows carries): a page of them, oldest
+/// first, those after the row `after`, at most `limit`.
+pub fn entries_for_table(
+    conn: &mut DbConnection,
+    table: TableId,
+    after: Option<EntryId>,
+    limit: i64,
+) -> QueryResult<Vec<Entry>> {
     use super::schema::{hands, jackpot_hits, seatings};
     let seatings_here = seatings::table.filter(seatings::table_id.eq(table)).select(seatings::id.nullable());
     let hands_here = hands::table.filter(hands::table_id.eq(table)).select(hands::id.nullable());
@@ -191,6 +197,7 @@ pub fn entries_for_table(conn: &mut DbConnection, table: TableId) -> QueryResult
         .select(jackpot_hits::id.nullable());
     ledger_entries::table
         .filter(ledger_entries::table_id.eq(table))
+        .filter(ledger_entries::id.gt(after.unwrap_or(EntryId(0))))
         .filter(
             ledger_entries::seating_id
                 .eq_any(seatings_here)
@@ -198,6 +205,7 @@ pub fn entries_for_table(conn: &mut DbConnection, table: TableId) -> QueryResult
                 .or(ledger_entries::jackpot_hit_id.eq_any(hits_here)),
         )
         .order(ledger_entries::id.asc())
+        .limit(limit)
         .select(Entry::as_select())
         .load(conn)
 }

@@ -451,22 +451,23 @@ impl PoolCell {
     }
 }
 
-/// Pools (all, or the one the `table` feeds): a pool counts gaming days by
-/// the first table (lowest id) that feeds it, or by UTC midnight if none
-/// does; read from the pools' and tables' days, and the hits themselves.
+/// Pools (all, or the one the `table` feeds): a pool counts gaming days on
+/// its own clock; read from the pools' and tables' days, and the hits
+/// themselves.
 pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotReport, AppError> {
     let (start, end) = range.window();
     let tables = all_tables(conn)?;
-    let all_pools: Vec<(i64, String)> =
-        pools::table.order(pools::id.asc()).select((pools::id, pools::name)).load(conn)?;
-    let selected: Vec<(i64, String)> = match range.table {
+    let all_pools: Vec<(i64, String, String, String)> = pools::table
+        .order(pools::id.asc())
+        .select((pools::id, pools::name, pools::time_zone, pools::gaming_day_cutoff))
+        .load(conn)?;
+    let selected: Vec<(i64, String, String, String)> = match range.table {
         None => all_pools,
         Some(id) => {
             let feeds = tables.iter().find(|t| t.id == id).and_then(|t| t.pool_id);
             all_pools.into_iter().filter(|p| Some(p.0) == feeds).collect()
         }
     };
-    let clock_of = |pool: i64| tables.iter().find(|t| t.pool_id == Some(pool)).map_or(Clock::UTC_MIDNIGHT, |t| t.clock);
     let table_name = |id: i64| tables.iter().find(|t| t.id == id).map(|t| t.name.clone()).unwrap_or_default();
     let (from, to) = (text_day(range.from), text_day(range.to));
 
@@ -474,9 +475,9 @@ pub fn jackpot_report(conn: &mut DbConnection, range: &Range) -> Result<JackpotR
     let mut series = Vec::new();
     let mut hits_out = Vec::new();
     let mut totals = PoolCell::default();
-    for (pool_id, pool_name) in &selected {
+    for (pool_id, pool_name, tz, cutoff) in &selected {
         let pool = PoolId(*pool_id);
-        let clock = clock_of(*pool_id);
+        let clock = rollups::clock(tz, cutoff)?;
         // Each day's change, and the balance before the range.
         let mut days: BTreeMap<NaiveDate, PoolCell> = BTreeMap::new();
         let mut cell = PoolCell::default();

@@ -9,9 +9,8 @@
 //!   hands committed and not voided; rake (net of reversals), the house's
 //!   share (with refunds of locked contributions), the jackpot's share; and,
 //!   by the day written, what the table put into its pool;
-//! - a pool's day (the pool's clock: the first table feeding it made before
-//!   the row's second, or UTC midnight before any): its seeds, locks, returns (a reversal counts as the kind it
-//!   reverses) and the payouts of its hits;
+//! - a pool's day (on the pool's own clock, set when it was made): its
+//!   seeds, locks, returns (a reversal counts as the kind it reverses) and the payouts of its hits;
 //! - a seating: buy-in, add-ons, cash-out, rake and payouts, with its table
 //!   and the gaming day it was seated on (made at its buy-in);
 //! - a table's sessions by the day they were seated on: how many, and the
@@ -26,8 +25,8 @@ use diesel::upsert::excluded;
 
 use super::cached::by_text;
 use super::schema::{
-    casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pool_days, seating_totals, seatings, session_days,
-    showdowns, table_days,
+    casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pool_days, pools, seating_totals, seatings,
+    session_days, showdowns, table_days,
 };
 use super::DbConnection;
 use crate::domain::clock::{gaming_day, Clock};
@@ -504,19 +503,13 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         ))
         .load(conn)?;
     let kinds: BTreeMap<EntryId, EntryKind> = rows.iter().map(|r| (r.0, r.6)).collect();
-    let tables: Vec<(TableId, Option<PoolId>, String, String, NaiveDateTime)> = casino_tables::table
+    let tables: Vec<(TableId, Option<PoolId>, String, String)> = casino_tables::table
         .order(casino_tables::id.asc())
-        .select((
-            casino_tables::id,
-            casino_tables::pool_id,
-            casino_tables::time_zone,
-            casino_tables::gaming_day_cutoff,
-            casino_tables::created_at,
-        ))
+        .select((casino_tables::id, casino_tables::pool_id, casino_tables::time_zone, casino_tables::gaming_day_cutoff))
         .load(conn)?;
     let clocks: BTreeMap<TableId, (Clock, Option<PoolId>)> = tables
         .iter()
-        .map(|(id, pool, tz, cutoff, _)| Ok((*id, (clock(tz, cutoff)?, *pool))))
+        .map(|(id, pool, tz, cutoff)| Ok((*id, (clock(tz, cutoff)?, *pool))))
         .collect::<Result<_, AppError>>()?;
     // Each committed hand's day and whether it was voided.
     let committed: Vec<(HandId, TableId, NaiveDateTime)> = hands::table
@@ -540,18 +533,13 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         }
         hand_day.insert(*hand, (*table, d));
     }
-    // The tables feeding each pool, by id, with when each was made: a pool's
-    // row counts on the clock of the first table (lowest id) feeding it made
-    // in an earlier second, or UTC midnight (`service::rollups::pool_clock`).
-    let mut feeding: BTreeMap<PoolId, Vec<(NaiveDateTime, Clock)>> = BTreeMap::new();
-    for (_, pool, tz, cutoff, made) in &tables {
-        if let Some(p) = pool {
-            feeding.entry(*p).or_default().push((*made, clock(tz, cutoff)?));
-        }
-    }
-    let pool_clock = |pool: PoolId, at: NaiveDateTime| {
-        feeding.get(&pool).and_then(|t| t.iter().find(|(made, _)| *made < at)).map_or(Clock::UTC_MIDNIGHT, |t| t.1)
-    };
+    // Each pool's own clock (`service::rollups::pool_clock`).
+    let pool_clocks: BTreeMap<PoolId, Clock> = pools::table
+        .select((pools::id, pools::time_zone, pools::gaming_day_cutoff))
+        .load::<(PoolId, String, String)>(conn)?
+        .into_iter()
+        .map(|(id, tz, cutoff)| Ok((id, clock(&tz, &cutoff)?)))
+        .collect::<Result<_, AppError>>()?;
     let hit_pools: BTreeMap<HitId, PoolId> = jackpot_hits::table
         .select((jackpot_hits::id, jackpot_hits::pool_id))
         .load::<(HitId, PoolId)>(conn)?
@@ -604,7 +592,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
             _ => None,
         };
         if let Some(p) = pool_of_row {
-            let d = day(pool_clock(p, *at), *at);
+            let d = day(pool_clocks[&p], *at);
             let row = pool_days.entry((p, d.clone())).or_insert_with(|| PoolDayRow {
                 pool_id: p,
                 gaming_day: d,

@@ -221,6 +221,8 @@ diesel::table! {
         loser_share_pct -> Int4,
         winner_share_pct -> Int4,
         others_share_pct -> Int4,
+        time_zone -> Text,
+        gaming_day_cutoff -> Text,
     }
 }
 

@@ -22,6 +22,9 @@ pub struct PoolRow {
     pub loser_share_pct: i32,
     pub winner_share_pct: i32,
     pub others_share_pct: i32,
+    /// The pool's clock: its gaming days, kept as made.
+    pub time_zone: String,
+    pub gaming_day_cutoff: String,
 }
 
 pub struct NewPool<'a> {
@@ -29,6 +32,8 @@ pub struct NewPool<'a> {
     pub seed: Money,
     /// loser, winner, others, in percent.
     pub shares: (i32, i32, i32),
+    pub time_zone: &'a str,
+    pub gaming_day_cutoff: &'a str,
 }
 
 pub fn insert_pool(conn: &mut DbConnection, pool: &NewPool) -> QueryResult<PoolId> {
@@ -40,6 +45,8 @@ pub fn insert_pool(conn: &mut DbConnection, pool: &NewPool) -> QueryResult<PoolI
             pools::loser_share_pct.eq(pool.shares.0),
             pools::winner_share_pct.eq(pool.shares.1),
             pools::others_share_pct.eq(pool.shares.2),
+            pools::time_zone.eq(pool.time_zone),
+            pools::gaming_day_cutoff.eq(pool.gaming_day_cutoff),
         ))
         .returning(pools::id)
         .get_result(conn)

@@ -1072,6 +1072,9 @@ pub fn void(
         for &pool in &pools {
             lock_pool(conn, pool)?;
         }
+        // One time for the void's rows and the rollups they change, so that
+        // a recount from the rows books them on the same days.
+        let at = now();
         let mut reversals: Vec<NewEntry> = Vec::with_capacity(entries.len());
         for e in entries.iter().filter(|e| !e.amount_cents.is_zero()) {
             // Money of this hand that a later jackpot hit has locked stays in
@@ -1089,6 +1092,7 @@ pub fn void(
                     jackpot_hit_id: e.jackpot_hit_id,
                     reverses_id: Some(e.id),
                     reason: Some(&ledger_reason),
+                    created_at: at,
                     ..NewEntry::new(EntryKind::Reversal, -e.amount_cents)
                 }),
                 // The players still get their whole rake back: the house
@@ -1098,6 +1102,7 @@ pub fn void(
                     hand_id: e.hand_id,
                     reverses_id: Some(e.id),
                     reason: Some(&ledger_reason),
+                    created_at: at,
                     ..NewEntry::new(EntryKind::ContributionRefund, -e.amount_cents)
                 }),
                 // This hand's own hit re-seeded the pool and a later hit has
@@ -1187,12 +1192,12 @@ pub fn void(
             crate::db::rollups::add_table_day(conn, table, &booked, pool, commit_day)?;
             if !void_day.pool_in.is_zero() {
                 // Today's (or, for a correction of a closed day, the open day's).
-                let today = booked_day.clone().unwrap_or_else(|| crate::db::rollups::day(clock, now()));
+                let today = booked_day.clone().unwrap_or_else(|| crate::db::rollups::day(clock, at));
                 crate::db::rollups::add_table_day(conn, table, &today, pool, void_day)?;
             }
             if pool_day != PoolDay::default() {
                 if let Some(p) = pool {
-                    rollups::add_pool_day(conn, p, now(), pool_day)?;
+                    rollups::add_pool_day(conn, p, at, pool_day)?;
                 }
             }
             crate::db::rollups::add_seating_totals(conn, &seats)?;

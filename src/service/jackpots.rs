@@ -423,8 +423,14 @@ pub fn decide(
         q::insert_signoff(conn, id, decision, user_id, &reason)?;
         // The hit's rows name the hit (which names its hand), not the hand:
         // a hand's rows are its commit and their reversals.
-        let on_hit =
-            |kind, amount| NewEntry { table_id: Some(table), jackpot_hit_id: Some(id), ..NewEntry::new(kind, amount) };
+        // One time for the rows and the pool's day they change.
+        let at = crate::db::now();
+        let on_hit = |kind, amount| NewEntry {
+            table_id: Some(table),
+            jackpot_hit_id: Some(id),
+            created_at: at,
+            ..NewEntry::new(kind, amount)
+        };
         match decision {
             SignoffAction::Approve => {}
             SignoffAction::Verify => {
@@ -447,7 +453,7 @@ pub fn decide(
                     .collect();
                 crate::db::rollups::add_seating_totals(conn, &totals)?;
                 let day = PoolDay { paid_out: paid.iter().map(|p| p.amount).sum(), ..Default::default() };
-                super::rollups::add_pool_day(conn, row.pool_id, crate::db::now(), day)?;
+                super::rollups::add_pool_day(conn, row.pool_id, at, day)?;
             }
             SignoffAction::Reject => {
                 lock_pool(conn, row.pool_id)?;
@@ -456,7 +462,7 @@ pub fn decide(
                     &[NewEntry { pool_id: Some(row.pool_id), ..on_hit(EntryKind::JackpotReturn, row.amount) }],
                 )?;
                 let day = PoolDay { returned: row.amount, ..Default::default() };
-                super::rollups::add_pool_day(conn, row.pool_id, crate::db::now(), day)?;
+                super::rollups::add_pool_day(conn, row.pool_id, at, day)?;
             }
         }
         let detail = serde_json::json!({

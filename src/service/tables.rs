@@ -15,7 +15,7 @@ use crate::db::tables::{self as q, RulesetRow, Seated};
 use crate::db::{Database, DbConnection};
 use crate::domain::money::check_table_money;
 use crate::domain::{
-    Actor, AppError, EntryKind, HandNumber, Money, PairUnit, PoolId, SeatNo, SeatingId, TableId, TableStatus,
+    Actor, AppError, EntryId, EntryKind, HandNumber, Money, PairUnit, PoolId, SeatNo, SeatingId, TableId, TableStatus,
 };
 use crate::engine::options::TableOptions;
 use crate::engine::ruleset;
@@ -37,6 +37,10 @@ pub struct PoolView {
     pub seed: Money,
     pub balance: Money,
     pub shares: SharesView,
+    /// The pool's clock: its money counts on gaming days in this zone,
+    /// starting at this time (set when it is made; it stays).
+    pub time_zone: String,
+    pub gaming_day_cutoff: String,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
@@ -130,6 +134,10 @@ pub struct NewPool {
     pub name: String,
     pub seed: Money,
     pub shares: Option<SharesView>,
+    /// Default UTC, as a table's.
+    pub time_zone: Option<String>,
+    /// Default 06:00, as a table's.
+    pub gaming_day_cutoff: Option<String>,
 }
 
 /// A pair's own unit as asked for (seats checked against the table here).
@@ -174,17 +182,28 @@ pub fn create_pool(db: &Database, actor: &Actor, req: NewPool) -> Result<PoolVie
     let shares = req.shares.unwrap_or(SharesView { loser: 50, winner: 25, others: 25 });
     crate::engine::jackpot::Shares::new(shares.loser, shares.winner, shares.others)
         .map_err(|e| AppError::invalid("bad_shares", format!("the shares: {e}")).at_field("shares"))?;
+    let (time_zone, cutoff) = check_clock(req.time_zone, req.gaming_day_cutoff)?;
     let (seed, actor) = (req.seed, actor.clone());
     let id = db.write(None, move |conn| {
         let pct = |p: u32| i32::try_from(p).unwrap_or(i32::MAX);
         let id = q::insert_pool(
             conn,
-            &q::NewPool { name: &name, seed, shares: (pct(shares.loser), pct(shares.winner), pct(shares.others)) },
+            &q::NewPool {
+                name: &name,
+                seed,
+                shares: (pct(shares.loser), pct(shares.winner), pct(shares.others)),
+                time_zone: &time_zone,
+                gaming_day_cutoff: &cutoff,
+            },
         )?;
         ledger::open_pool_share(conn, id, None)?;
-        ledger::insert(conn, &[NewEntry { pool_id: Some(id), ..NewEntry::new(EntryKind::PoolSeed, seed) }])?;
-        super::rollups::add_pool_day(conn, id, crate::db::now(), PoolDay { seeds: seed, ..Default::default() })?;
-        let detail = serde_json::json!({ "name": name, "seed": seed, "shares": shares });
+        let row = NewEntry { pool_id: Some(id), ..NewEntry::new(EntryKind::PoolSeed, seed) };
+        let at = row.created_at;
+        ledger::insert(conn, &[row])?;
+        super::rollups::add_pool_day(conn, id, at, PoolDay { seeds: seed, ..Default::default() })?;
+        let detail = serde_json::json!({
+            "name": name, "seed": seed, "shares": shares, "time_zone": time_zone, "gaming_day_cutoff": cutoff,
+        });
         audit::record(conn, &actor, "pool_create", &format!("pool {id}"), detail)?;
         Ok(id)
     })?;
@@ -205,6 +224,8 @@ pub fn get_pool(conn: &mut DbConnection, id: PoolId) -> Result<PoolView, AppErro
             winner: share(row.winner_share_pct),
             others: share(row.others_share_pct),
         },
+        time_zone: row.time_zone,
+        gaming_day_cutoff: row.gaming_day_cutoff,
     })
 }
 
@@ -354,11 +375,10 @@ pub fn seed_pool(
             )
             .at_field("amount"));
         }
-        ledger::insert(
-            conn,
-            &[NewEntry { pool_id: Some(pool), reason: Some(&note), ..NewEntry::new(EntryKind::PoolSeed, amount) }],
-        )?;
-        super::rollups::add_pool_day(conn, pool, crate::db::now(), PoolDay { seeds: amount, ..Default::default() })?;
+        let row = NewEntry { pool_id: Some(pool), reason: Some(&note), ..NewEntry::new(EntryKind::PoolSeed, amount) };
+        let at = row.created_at;
+        ledger::insert(conn, &[row])?;
+        super::rollups::add_pool_day(conn, pool, at, PoolDay { seeds: amount, ..Default::default() })?;
         let detail = serde_json::json!({ "pool": name, "amount": amount, "note": note, "balance_before": balance });
         audit::record(conn, &actor, "pool_seed", &format!("pool {pool}"), detail)?;
         get_pool(conn, pool)
@@ -482,10 +502,7 @@ pub fn create_table(db: &Database, actor: &Actor, req: NewTable) -> Result<Table
             .at_field("seat_count"));
     }
     validate_pair_units(&rules.input.pair_units, seat_count)?;
-    let time_zone = req.time_zone.unwrap_or_else(|| "UTC".to_string());
-    check_time_zone(&time_zone)?;
-    let cutoff = req.gaming_day_cutoff.unwrap_or_else(|| "06:00".to_string());
-    check_cutoff(&cutoff)?;
+    let (time_zone, cutoff) = check_clock(req.time_zone, req.gaming_day_cutoff)?;
     let pool = req.pool;
     if !rules.input.jackpot_part.is_zero() && pool.is_none() {
         return Err(AppError::invalid(
@@ -571,6 +588,15 @@ pub struct TableEdit {
     pub gaming_day_cutoff: Option<String>,
     /// `Some(None)`: the table feeds no pool.
     pub pool: Option<Option<PoolId>>,
+}
+
+/// A new table's or pool's clock, as asked for or by default (UTC, 06:00).
+fn check_clock(time_zone: Option<String>, cutoff: Option<String>) -> Result<(String, String), AppError> {
+    let time_zone = time_zone.map_or_else(|| "UTC".to_string(), |t| t.trim().to_string());
+    check_time_zone(&time_zone)?;
+    let cutoff = cutoff.map_or_else(|| "06:00".to_string(), |c| c.trim().to_string());
+    check_cutoff(&cutoff)?;
+    Ok((time_zone, cutoff))
 }
 
 fn check_time_zone(time_zone: &str) -> Result<(), AppError> {
@@ -1232,8 +1258,64 @@ impl From<ledger::Entry> for EntryView {
     }
 }
 
-/// Every ledger row of a table, oldest first.
-pub fn table_ledger(conn: &mut DbConnection, table: TableId) -> Result<Vec<EntryView>, AppError> {
+/// A page of a table's ledger: the rows after one (by id), oldest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LedgerPage {
+    pub after: Option<EntryId>,
+    pub limit: i64,
+}
+
+impl LedgerPage {
+    /// Rows a page holds unless asked for fewer, and at most.
+    pub const MAX_ROWS: i64 = 1000;
+
+    /// From a query's pairs (`after`, `limit`); anything else is refused,
+    /// naming it.
+    pub fn parse(pairs: &[(String, String)]) -> Result<LedgerPage, AppError> {
+        let mut page = LedgerPage { after: None, limit: Self::MAX_ROWS };
+        for (key, value) in pairs {
+            let value = value.trim();
+            let number = value.parse::<i64>().ok();
+            match key.as_str() {
+                "after" => match number {
+                    Some(n) if n >= 0 => page.after = Some(EntryId(n)),
+                    _ => {
+                        return Err(AppError::invalid("bad_page", format!("after {value:?} is not a ledger row's id"))
+                            .at_field("after"))
+                    }
+                },
+                "limit" => match number {
+                    Some(n) if (1..=Self::MAX_ROWS).contains(&n) => page.limit = n,
+                    _ => {
+                        return Err(AppError::invalid(
+                            "bad_page",
+                            format!("limit {value:?} is not a number of rows from 1 to {}", Self::MAX_ROWS),
+                        )
+                        .at_field("limit"))
+                    }
+                },
+                other => {
+                    return Err(AppError::invalid(
+                        "unknown_parameter",
+                        format!("unknown parameter {other:?}; a table's ledger takes after and limit"),
+                    )
+                    .at_field(other))
+                }
+            }
+        }
+        Ok(page)
+    }
+}
+
+/// A page of a table's ledger rows, oldest first, and the last row's id when
+/// the page is full (more rows may follow it: the next page is after it).
+pub fn table_ledger(
+    conn: &mut DbConnection,
+    table: TableId,
+    page: LedgerPage,
+) -> Result<(Vec<EntryView>, Option<EntryId>), AppError> {
     table_row(conn, table)?;
-    Ok(ledger::entries_for_table(conn, table)?.into_iter().map(Into::into).collect())
+    let rows = ledger::entries_for_table(conn, table, page.after, page.limit)?;
+    let next = rows.last().filter(|_| rows.len() as i64 == page.limit).map(|e| e.id);
+    Ok((rows.into_iter().map(Into::into).collect(), next))
 }

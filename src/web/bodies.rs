@@ -18,11 +18,23 @@ pub struct NewPoolBody {
     /// How an approved hit is shared, in percent (default 50 / 25 / 25).
     #[serde(default)]
     pub shares: Option<SharesView>,
+    /// The pool's gaming days: their time zone (default UTC) and start
+    /// (default 06:00), as a table's; they stay as made.
+    #[serde(default)]
+    pub time_zone: Option<String>,
+    #[serde(default)]
+    pub gaming_day_cutoff: Option<String>,
 }
 
 impl NewPoolBody {
     pub fn parse(self) -> Result<NewPool, AppError> {
-        Ok(NewPool { name: self.name, seed: Money::parse(&self.seed, "seed")?, shares: self.shares })
+        Ok(NewPool {
+            name: self.name,
+            seed: Money::parse(&self.seed, "seed")?,
+            shares: self.shares,
+            time_zone: self.time_zone,
+            gaming_day_cutoff: self.gaming_day_cutoff,
+        })
     }
 }
 

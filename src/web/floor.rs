@@ -520,8 +520,13 @@ pub async fn create_pool_post(
 ) -> Result<HttpResponse, AppError> {
     identity.check_csrf(form_token(&form))?;
     identity.require(&[Role::Admin])?;
-    let body =
-        NewPoolBody { name: field(&form, "name").to_string(), seed: field(&form, "seed").to_string(), shares: None };
+    let body = NewPoolBody {
+        name: field(&form, "name").to_string(),
+        seed: field(&form, "seed").to_string(),
+        shares: None,
+        time_zone: optional(&form, "time_zone"),
+        gaming_day_cutoff: optional(&form, "gaming_day_cutoff"),
+    };
     let actor = identity.actor.clone();
     let outcome = match body.parse() {
         Ok(req) => {

@@ -922,3 +922,68 @@ fn while_a_hit_waits_stacks_move_only_between_hands_and_its_players_stay() {
         expect(&app, "POST", "/api/v1/tables/1/seats/3/cash-out", &Value::Null, 200);
     }
 }
+
+/// A table's ledger comes a page at a time: `after` a row's id, at most
+/// `limit` rows, oldest first; a full page links the next one, and the
+/// pages together are the whole ledger, without another table's rows. Bad
+/// page parameters are refused, naming them.
+#[test]
+fn a_tables_ledger_comes_a_page_at_a_time() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        table_with_pool(&app);
+        // A second table writes rows between table 1's.
+        let other = json!({"name": "T2", "preset": "hawaiian-gardens", "unit": "1", "rake_per_seat": "0.50",
+                           "jackpot_part": "0.10", "pool_id": 1});
+        expect(&app, "POST", "/api/v1/tables", &other, 201);
+        expect(&app, "POST", "/api/v1/tables/2/seats", &json!({"seat": 1, "player": "Eve", "buy_in": "50"}), 201);
+        play(&app, 1, BAD_BEAT);
+        expect(&app, "POST", "/api/v1/tables/2/seats", &json!({"seat": 2, "player": "Fay", "buy_in": "50"}), 201);
+        play(&app, 2, BAD_BEAT);
+        let auth = [("Authorization".to_string(), format!("Bearer {}", app.token))];
+        let whole = raw(&app, "GET", "/api/v1/tables/1/ledger", &auth, "");
+        assert_eq!(whole.status, 200, "[{backend}] {}", whole.body);
+        assert_eq!(whole.header("link"), None, "[{backend}] one page holds them all");
+        let whole: Vec<Value> = serde_json::from_str(&whole.body).unwrap();
+        // 4 buy-ins; each hand: 4 results, 4 rakes, the house's and the
+        // jackpot's parts of it: at least 20 rows, all of table 1.
+        assert!(whole.len() >= 20, "[{backend}] {}", whole.len());
+        assert!(whole.iter().all(|r| r["table_id"] == 1), "[{backend}] {whole:?}");
+        let ids: Vec<i64> = whole.iter().map(|r| r["id"].as_i64().unwrap()).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "[{backend}] oldest first: {ids:?}");
+        // Following the links, 7 rows a page.
+        let mut paged: Vec<i64> = Vec::new();
+        let mut next = Some("/api/v1/tables/1/ledger?limit=7".to_string());
+        while let Some(path) = next {
+            let page = raw(&app, "GET", &path, &auth, "");
+            assert_eq!(page.status, 200, "[{backend}] {path}: {}", page.body);
+            let rows: Vec<Value> = serde_json::from_str(&page.body).unwrap();
+            assert!(rows.len() <= 7);
+            paged.extend(rows.iter().map(|r| r["id"].as_i64().unwrap()));
+            next = page.header("link").map(|l| {
+                assert!(l.ends_with(">; rel=\"next\""), "[{backend}] {l}");
+                assert_eq!(rows.len(), 7, "[{backend}] only a full page links on");
+                l.trim_start_matches('<').split('>').next().unwrap().to_string()
+            });
+        }
+        assert_eq!(paged, ids, "[{backend}] the pages are the ledger");
+        // After the third row, two rows.
+        let page = expect(&app, "GET", &format!("/api/v1/tables/1/ledger?after={}&limit=2", ids[2]), &Value::Null, 200);
+        let got: Vec<i64> = page.as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect();
+        assert_eq!(got, ids[3..5], "[{backend}]");
+        for (query, field, code) in [
+            ("after=-1", "after", "bad_page"),
+            ("after=x", "after", "bad_page"),
+            ("limit=0", "limit", "bad_page"),
+            ("limit=1001", "limit", "bad_page"),
+            ("from=2026-11-01", "from", "unknown_parameter"),
+        ] {
+            let e = expect(&app, "GET", &format!("/api/v1/tables/1/ledger?{query}"), &Value::Null, 422);
+            assert_eq!(
+                (e["code"].as_str(), e["field"].as_str()),
+                (Some(code), Some(field)),
+                "[{backend}] {query}: {e}"
+            );
+        }
+    }
+}

@@ -216,8 +216,7 @@ pub(super) fn check_books(app: &TestApp, acknowledged: &[(i64, i64)]) -> usize {
     let mut committed = 0;
     for table in 1..=TABLES {
         let (_, view) = request(app, "GET", &format!("/api/v1/tables/{table}"), "");
-        let (_, ledger) = request(app, "GET", &format!("/api/v1/tables/{table}/ledger"), "");
-        let rows = ledger.as_array().unwrap();
+        let rows = &crate::support::ledger_rows(app, table);
         for number in 1..=view["hand_number"].as_i64().unwrap() {
             let (_, hand) = request(app, "GET", &format!("/api/v1/tables/{table}/hands/{number}"), "");
             let own: Vec<&Value> = rows.iter().filter(|r| r["hand_id"] == hand["id"]).collect();
@@ -260,9 +259,11 @@ fn check_pool(app: &TestApp) {
     assert_eq!(status, 200, "{pool}");
     let mut sum = cents(&pool["seed"]);
     for table in 1..=TABLES {
-        let (_, ledger) = request(app, "GET", &format!("/api/v1/tables/{table}/ledger"), "");
-        sum +=
-            ledger.as_array().unwrap().iter().filter(|r| r["pool_id"] == 1).map(|r| cents(&r["amount"])).sum::<i64>();
+        sum += crate::support::ledger_rows(app, table)
+            .iter()
+            .filter(|r| r["pool_id"] == 1)
+            .map(|r| cents(&r["amount"]))
+            .sum::<i64>();
     }
     assert_eq!(sum, cents(&pool["balance"]), "the pool's rows add up to its balance");
 }

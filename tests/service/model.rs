@@ -2340,9 +2340,21 @@ impl<'a> Run<'a> {
         );
         ensure!(cents_of(&view["pool"]["balance"])? == self.m.pool, "table {t}'s view of the pool: {}", view["pool"]);
 
-        let (status, ledger) = self.s.send(Who::Boss, "GET", &format!("{}/ledger", self.tpath(t)), "", &[]);
-        ensure!(status == 200, "table {t} ledger: {status}");
-        let rows = ledger.as_array().ok_or("ledger rows")?;
+        // Every row, a page at a time (each after the last row of the one
+        // before; a page that is not full is the last).
+        let mut all: Vec<Value> = Vec::new();
+        loop {
+            let after = all.last().map_or(0, |r| r["id"].as_i64().unwrap_or(0));
+            let path = format!("{}/ledger?after={after}&limit=40", self.tpath(t));
+            let (status, page) = self.s.send(Who::Boss, "GET", &path, "", &[]);
+            ensure!(status == 200, "table {t} ledger: {status}");
+            let page = page.as_array().ok_or("ledger rows")?;
+            all.extend(page.iter().cloned());
+            if page.len() < 40 {
+                break;
+            }
+        }
+        let rows = &all;
         self.rows[t] = rows.len();
         let mut kind_of: BTreeMap<i64, String> = BTreeMap::new();
         for r in rows {

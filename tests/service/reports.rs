@@ -218,7 +218,7 @@ fn move_commit(app: &TestApp, hand_id: i64, at: NaiveDateTime) {
 
 /// Ledger rows of a table, as the API shows them.
 fn ledger(app: &TestApp, table: i64) -> Vec<Value> {
-    arr(&get(app, &format!("/api/v1/tables/{table}/ledger"))).clone()
+    crate::support::ledger_rows(app, table)
 }
 
 /// Sums of the ledger rows by the kind they count as (a reversal counts as
@@ -816,5 +816,103 @@ fn sessions_pages_follow_day_table_and_seating() {
         // Before the first: an empty page with no way on but the first page.
         assert_eq!(one(&format!("before={}", ids[0])), (vec![], None, None));
         assert_eq!(one(&format!("after={}", ids[2])), (vec![], None, None));
+    }
+}
+
+/// A pool's seed, written before the pool has a table, is booked on the
+/// clock of the table that then joins it, as a recount from the ledger books
+/// it. One zone 14 hours ahead of UTC and one 11 behind: at any time of day
+/// at least one of them is on another date than UTC.
+#[test]
+fn a_pools_seed_moves_to_its_first_tables_clock() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+        for (i, zone) in ["Pacific/Kiritimati", "Pacific/Pago_Pago"].iter().enumerate() {
+            let pool = expect(&app, "POST", "/api/v1/pools", &json!({"name": format!("p{i}"), "seed": "10"}), 201)
+                ["id"]
+                .as_i64()
+                .unwrap();
+            create_table(&app, &format!("t{i}"), pool, zone, "06:00");
+            let kept = pitboss::db::rollups::kept(&mut conn).unwrap();
+            assert_eq!(kept, pitboss::db::rollups::recompute(&mut conn).unwrap(), "[{backend}] {zone}");
+        }
+    }
+}
+
+/// A pool counts its money on its own clock, set when it is made: its seed
+/// goes on the pool's gaming day, a table of another zone joining it later
+/// (made before it, or after) moves nothing, and a recount from the ledger
+/// books every row where it was kept. The zones are 25 hours apart, so at
+/// any time of day the two clocks name different dates.
+#[test]
+fn a_pool_keeps_its_own_clock() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+        let same = |conn: &mut pitboss::db::DbConnection, what: &str| {
+            let kept = pitboss::db::rollups::kept(conn).unwrap();
+            assert_eq!(kept, pitboss::db::rollups::recompute(conn).unwrap(), "[{backend}] {what}");
+        };
+        // A bad clock is refused, naming the field, and makes no pool.
+        for (field, body) in [
+            ("time_zone", json!({"name": "p", "seed": "10", "time_zone": "Mars/Olympus"})),
+            ("gaming_day_cutoff", json!({"name": "p", "seed": "10", "gaming_day_cutoff": "25:00"})),
+        ] {
+            let e = expect(&app, "POST", "/api/v1/pools", &body, 422);
+            assert_eq!(e["field"], field, "[{backend}] {e}");
+        }
+        assert_eq!(expect(&app, "GET", "/api/v1/pools", &Value::Null, 200).as_array().unwrap().len(), 0);
+        // A table made before the pool, in a zone 14 hours ahead of UTC.
+        let early = expect(
+            &app,
+            "POST",
+            "/api/v1/tables",
+            &json!({"name": "early", "preset": "hawaiian-gardens", "unit": "1", "rake_per_seat": "0.50",
+                    "jackpot_part": "0", "time_zone": "Pacific/Kiritimati", "gaming_day_cutoff": "06:00"}),
+            201,
+        )["id"]
+            .as_i64()
+            .unwrap();
+        let pago_day = || {
+            let local = Utc::now().with_timezone(&chrono_tz::Pacific::Pago_Pago).naive_local();
+            (local - Duration::hours(6)).date().to_string()
+        };
+        let before = pago_day();
+        let pool = expect(
+            &app,
+            "POST",
+            "/api/v1/pools",
+            &json!({"name": "pago", "seed": "10", "time_zone": " Pacific/Pago_Pago ", "gaming_day_cutoff": "06:00"}),
+            201,
+        );
+        let after = pago_day();
+        assert_eq!(
+            (pool["time_zone"].as_str(), pool["gaming_day_cutoff"].as_str()),
+            (Some("Pacific/Pago_Pago"), Some("06:00"))
+        );
+        let pool = pool["id"].as_i64().unwrap();
+        let days = |conn: &mut pitboss::db::DbConnection| {
+            pitboss::db::rollups::pool_days(conn, Some(pitboss::domain::PoolId(pool)))
+                .unwrap()
+                .into_iter()
+                .map(|d| (d.gaming_day, d.seeds.to_string()))
+                .collect::<Vec<_>>()
+        };
+        let seeded = days(&mut conn);
+        assert_eq!(seeded.len(), 1, "[{backend}] {seeded:?}");
+        assert!(seeded[0].0 == before || seeded[0].0 == after, "[{backend}] the seed on {seeded:?}, not {before}");
+        assert_eq!(seeded[0].1, "10.00");
+        same(&mut conn, "seeded");
+        // The earlier table joins it; a later one is made feeding it.
+        expect(&app, "PATCH", &format!("/api/v1/tables/{early}"), &json!({"pool_id": pool}), 200);
+        same(&mut conn, "an earlier table joined");
+        create_table(&app, "late", pool, "Pacific/Kiritimati", "06:00");
+        same(&mut conn, "a later table made for it");
+        assert_eq!(days(&mut conn), seeded, "[{backend}] the seed stays on the pool's day");
+        // The database keeps the clock as made.
+        for sql in ["UPDATE pools SET time_zone = 'UTC'", "UPDATE pools SET gaming_day_cutoff = '00:00'"] {
+            assert!(diesel::sql_query(sql).execute(&mut conn).is_err(), "[{backend}] the database took: {sql}");
+        }
     }
 }

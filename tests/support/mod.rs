@@ -192,6 +192,28 @@ pub fn refused(
     answer
 }
 
+/// Every ledger row of a table, oldest first, read a page at a time: each
+/// page after the last row of the one before, until a page that is not full.
+pub fn ledger_rows(app: &TestApp, table: i64) -> Vec<serde_json::Value> {
+    let mut rows: Vec<serde_json::Value> = Vec::new();
+    loop {
+        let after = rows.last().map_or(0, |r| r["id"].as_i64().unwrap());
+        let page = expect(
+            app,
+            "GET",
+            &format!("/api/v1/tables/{table}/ledger?after={after}&limit=100"),
+            &serde_json::Value::Null,
+            200,
+        );
+        let page = page.as_array().expect("a page of rows").clone();
+        let full = page.len() == 100;
+        rows.extend(page);
+        if !full {
+            return rows;
+        }
+    }
+}
+
 /// A minimal blocking HTTP/1.1 client: (status, JSON body or Null); status 0
 /// when nothing answered.
 pub fn request(app: &TestApp, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {

@@ -3,7 +3,7 @@
 use crate::service::board::BoardView;
 use crate::service::tables::{EntryView, PoolView, TableStatusView, TableView};
 use crate::web::error::ErrorBody;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::ok_json;
 use crate::domain::{AppError, PoolId, Role, SeatNo, TableId};
@@ -331,10 +331,15 @@ pub async fn cash_out(
     get,
     path = "/api/v1/tables/{id}/ledger",
     tag = "tables",
+    params(
+        ("after" = Option<i64>, Query, description = "Rows after this one (a row's id; default: from the first)"),
+        ("limit" = Option<i64>, Query, description = "Rows at most, 1 to 1000 (default 1000)"),
+    ),
     responses(
-        (status = 200, description = "Every ledger row of the table, oldest first", body = Vec<EntryView>),
+        (status = 200, description = "A page of the table's ledger rows, oldest first; a full page has a `Link` header to the next (`rel=\"next\"`)", body = Vec<EntryView>),
         (status = 403, description = "Codes: `role_required`", body = ErrorBody),
         (status = 404, description = "Codes: `no_table`", body = ErrorBody),
+        (status = 422, description = "Codes: `bad_page`, `unknown_parameter`, `bad_query`", body = ErrorBody),
     ),
     security(("token" = ["dealer", "floor", "accountant", "admin"]), ("session" = ["dealer", "floor", "accountant", "admin"])),
 )]
@@ -342,12 +347,25 @@ pub async fn table_ledger(
     state: web::Data<AppState>,
     path: web::Path<TableId>,
     identity: Identity,
+    request: HttpRequest,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     if !identity.user.deals_at(id) {
         identity.require(&[Role::Floor, Role::Accountant, Role::Admin])?;
     }
-    Ok(ok_json(&with_db(&state, move |c| tables::table_ledger(c, id)).await?))
+    let pairs = web::Query::<Vec<(String, String)>>::from_query(request.query_string())
+        .map_err(|e| AppError::invalid("bad_query", format!("the query string is not valid: {e}")))?
+        .into_inner();
+    let page = tables::LedgerPage::parse(&pairs)?;
+    let (rows, next) = with_db(&state, move |c| tables::table_ledger(c, id, page)).await?;
+    let mut response = HttpResponse::Ok();
+    if let Some(last) = next {
+        response.insert_header((
+            actix_web::http::header::LINK,
+            format!("</api/v1/tables/{id}/ledger?after={last}&limit={}>; rel=\"next\"", page.limit),
+        ));
+    }
+    Ok(response.json(rows))
 }
 
 /// Who may read the pit board: the floor, accountants, admins.

@@ -1,0 +1,3 @@
+DROP TRIGGER pools_clock_kept;
+ALTER TABLE pools DROP COLUMN gaming_day_cutoff;
+ALTER TABLE pools DROP COLUMN time_zone;
