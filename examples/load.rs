@@ -54,8 +54,7 @@ fn call(agent: &ureq::Agent, method: &str, url: &str, body: Option<&Value>) -> (
     match response {
         Ok(mut r) => {
             let status = r.status().as_u16();
-            // A long run's table ledger is tens of megabytes (ureq's default limit is 10 MB).
-            let value = r.body_mut().with_config().limit(1 << 30).read_json::<Value>().unwrap_or(Value::Null);
+            let value = r.body_mut().read_json::<Value>().unwrap_or(Value::Null);
             (status, value)
         }
         Err(e) => (0, json!({ "error": e.to_string() })),
@@ -196,7 +195,19 @@ fn commits(base: &str, tables: usize, seconds: u64) {
             problems += 1;
             eprintln!("table {table}: hand numbers out of order");
         }
-        let (_, ledger) = call(&agent, "GET", &format!("{api}/tables/{table}/ledger"), None);
+        // The whole ledger, a page of 1,000 rows at a time.
+        let mut rows: Vec<Value> = Vec::new();
+        loop {
+            let after = rows.last().map_or(0, |e| e["id"].as_i64().unwrap_or(0));
+            let (_, page) = call(&agent, "GET", &format!("{api}/tables/{table}/ledger?after={after}"), None);
+            let page = page.as_array().cloned().unwrap_or_default();
+            let full = page.len() == 1000;
+            rows.extend(page);
+            if !full {
+                break;
+            }
+        }
+        let ledger = Value::Array(rows);
         let cents = |v: &Value| -> i64 {
             let d: rust_decimal::Decimal = v.as_str().unwrap().parse().unwrap();
             i64::try_from(d * rust_decimal::Decimal::ONE_HUNDRED).unwrap()

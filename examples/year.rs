@@ -382,6 +382,19 @@ impl Room {
         };
         paths.push(format!("/reports/sessions.json?{year}&after={middle}"));
         paths.push(format!("/reports/sessions.csv?{year}"));
+        // A table's ledger, a page of 1,000 rows: the first, one from the
+        // middle of the ledger, and the newest rows.
+        let last_entry: i64 = {
+            let mut conn = self.db.conn().unwrap();
+            pitboss::db::schema::ledger_entries::table
+                .select(diesel::dsl::max(pitboss::db::schema::ledger_entries::id))
+                .first::<Option<pitboss::domain::EntryId>>(&mut **conn)
+                .unwrap()
+                .map_or(0, |e| e.get())
+        };
+        paths.push(format!("/api/v1/tables/{t}/ledger"));
+        paths.push(format!("/api/v1/tables/{t}/ledger?after={}", last_entry / 2));
+        paths.push(format!("/api/v1/tables/{t}/ledger?after={}", (last_entry - 20_000).max(0)));
         paths.extend([
             "/".to_string(),
             "/floor".to_string(),

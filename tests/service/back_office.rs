@@ -144,7 +144,13 @@ fn a_new_installation_has_no_user_and_makes_its_first_admin_once() {
     assert_eq!(users.status, 200);
     assert!(users.body.contains("Floor Boss") && users.body.contains("root"));
     // The admin sets the room up from the pages: a pool, a table, a dealer.
-    assert_eq!(b.post("/admin/pools", &[("name", "Bad beat"), ("seed", "500")]).location(), "/admin/tables");
+    let bad = b.post("/admin/pools", &[("name", "Bad beat"), ("seed", "500"), ("time_zone", "Mars/Olympus")]);
+    assert_eq!(bad.status, 422);
+    assert!(bad.body.contains(r#"id="p-tz-problem""#) && bad.body.contains("Mars/Olympus"), "{}", bad.body);
+    let pool = [("name", "Bad beat"), ("seed", "500"), ("time_zone", "America/Los_Angeles"), ("gaming_day_cutoff", "")];
+    assert_eq!(b.post("/admin/pools", &pool).location(), "/admin/tables");
+    let page = b.get("/admin/pools/1");
+    assert!(page.body.contains("America/Los_Angeles, from 06:00"), "the pool's clock: {}", page.body);
     let bad = b.post("/admin/tables", &[("name", "T1"), ("preset", "typical"), ("unit", "five")]);
     assert_eq!(bad.status, 422);
     assert!(bad.body.contains("unit"), "the problem is named: {}", bad.body);
