@@ -195,17 +195,25 @@ fn commits(base: &str, tables: usize, seconds: u64) {
             problems += 1;
             eprintln!("table {table}: hand numbers out of order");
         }
-        // The whole ledger, a page of 1,000 rows at a time.
+        // The whole ledger, a page at a time, following each page's link.
         let mut rows: Vec<Value> = Vec::new();
-        loop {
-            let after = rows.last().map_or(0, |e| e["id"].as_i64().unwrap_or(0));
-            let (_, page) = call(&agent, "GET", &format!("{api}/tables/{table}/ledger?after={after}"), None);
-            let page = page.as_array().cloned().unwrap_or_default();
-            let full = page.len() == 1000;
-            rows.extend(page);
-            if !full {
+        let mut next = Some(format!("/api/v1/tables/{table}/ledger"));
+        while let Some(path) = next.take() {
+            let url = format!("{base}{path}");
+            let Ok(mut answer) = agent.get(&url).header("Authorization", authorization()).call() else {
+                problems += 1;
+                eprintln!("table {table}: {path} did not answer");
                 break;
-            }
+            };
+            next = answer
+                .headers()
+                .get("link")
+                .and_then(|l| l.to_str().ok())
+                .and_then(|l| l.strip_prefix('<'))
+                .and_then(|l| l.split('>').next())
+                .map(str::to_string);
+            let page = answer.body_mut().read_json::<Value>().unwrap_or(Value::Null);
+            rows.extend(page.as_array().cloned().unwrap_or_default());
         }
         let ledger = Value::Array(rows);
         let cents = |v: &Value| -> i64 {

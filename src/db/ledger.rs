@@ -178,36 +178,41 @@ pub fn open_pool_share(conn: &mut DbConnection, pool: PoolId, table: Option<Tabl
     Ok(())
 }
 
-/// A table's rows: those of its seatings, its hands and its hands' jackpot
-/// hits (each found through its own index; the ledger has none on
-/// `table_id`, which every one of these rows carries): a page of them, oldest
-/// first, those after the row `after`, at most `limit`.
+/// How many rows of the whole ledger (every table's, by id) a page of one
+/// table's ledger looks through at most.
+pub const TABLE_PAGE_SCAN: i64 = 100_000;
+
+/// A page of a table's rows, oldest first: those after the row `after`, at
+/// most `limit`, among the next `scan` rows of the whole ledger
+/// ([`TABLE_PAGE_SCAN`] as served).
+/// The ledger is walked by id (every row of a table carries its `table_id`;
+/// an index on it would cost about 100 bytes a hand), so a page costs the
+/// same at the start of a year's ledger and at its end, and a table that has
+/// not played for a while costs a few short pages, not a walk to the end.
+/// Answers the rows and, when the walk stopped before the ledger's last
+/// row, where it stopped (the next page starts after it).
 pub fn entries_for_table(
     conn: &mut DbConnection,
     table: TableId,
     after: Option<EntryId>,
     limit: i64,
-) -> QueryResult<Vec<Entry>> {
-    use super::schema::{hands, jackpot_hits, seatings};
-    let seatings_here = seatings::table.filter(seatings::table_id.eq(table)).select(seatings::id.nullable());
-    let hands_here = hands::table.filter(hands::table_id.eq(table)).select(hands::id.nullable());
-    let hits_here = jackpot_hits::table
-        .inner_join(hands::table.on(hands::id.eq(jackpot_hits::hand_id)))
-        .filter(hands::table_id.eq(table))
-        .select(jackpot_hits::id.nullable());
-    ledger_entries::table
+    scan: i64,
+) -> QueryResult<(Vec<Entry>, Option<EntryId>)> {
+    let last: Option<EntryId> = ledger_entries::table.select(diesel::dsl::max(ledger_entries::id)).first(conn)?;
+    let from = after.unwrap_or(EntryId(0));
+    let Some(last) = last.filter(|l| *l > from) else {
+        return Ok((Vec::new(), None));
+    };
+    let to = EntryId(from.get().saturating_add(scan.max(1)).min(last.get()));
+    let rows = ledger_entries::table
         .filter(ledger_entries::table_id.eq(table))
-        .filter(ledger_entries::id.gt(after.unwrap_or(EntryId(0))))
-        .filter(
-            ledger_entries::seating_id
-                .eq_any(seatings_here)
-                .or(ledger_entries::hand_id.eq_any(hands_here))
-                .or(ledger_entries::jackpot_hit_id.eq_any(hits_here)),
-        )
+        .filter(ledger_entries::id.gt(from))
+        .filter(ledger_entries::id.le(to))
         .order(ledger_entries::id.asc())
         .limit(limit)
         .select(Entry::as_select())
-        .load(conn)
+        .load(conn)?;
+    Ok((rows, Some(to).filter(|t| *t < last)))
 }
 
 pub fn entries_for_hand(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<Entry>> {

@@ -1263,6 +1263,9 @@ impl From<ledger::Entry> for EntryView {
 pub struct LedgerPage {
     pub after: Option<EntryId>,
     pub limit: i64,
+    /// Rows of the whole ledger a page looks through at most
+    /// (`db::ledger::TABLE_PAGE_SCAN`; not a parameter of the API).
+    pub scan: i64,
 }
 
 impl LedgerPage {
@@ -1272,7 +1275,7 @@ impl LedgerPage {
     /// From a query's pairs (`after`, `limit`); anything else is refused,
     /// naming it.
     pub fn parse(pairs: &[(String, String)]) -> Result<LedgerPage, AppError> {
-        let mut page = LedgerPage { after: None, limit: Self::MAX_ROWS };
+        let mut page = LedgerPage { after: None, limit: Self::MAX_ROWS, scan: ledger::TABLE_PAGE_SCAN };
         for (key, value) in pairs {
             let value = value.trim();
             let number = value.parse::<i64>().ok();
@@ -1307,15 +1310,21 @@ impl LedgerPage {
     }
 }
 
-/// A page of a table's ledger rows, oldest first, and the last row's id when
-/// the page is full (more rows may follow it: the next page is after it).
+/// A page of a table's ledger rows, oldest first, and where the next page
+/// starts when more rows may follow: after the last row of a full page, or
+/// after the rows of the ledger this one looked through
+/// (`db::ledger::entries_for_table`: a page may be short, even empty, and
+/// still have a next one).
 pub fn table_ledger(
     conn: &mut DbConnection,
     table: TableId,
     page: LedgerPage,
 ) -> Result<(Vec<EntryView>, Option<EntryId>), AppError> {
     table_row(conn, table)?;
-    let rows = ledger::entries_for_table(conn, table, page.after, page.limit)?;
-    let next = rows.last().filter(|_| rows.len() as i64 == page.limit).map(|e| e.id);
+    let (rows, looked_to) = ledger::entries_for_table(conn, table, page.after, page.limit, page.scan)?;
+    let next = match rows.last() {
+        Some(last) if rows.len() as i64 == page.limit => Some(last.id),
+        _ => looked_to,
+    };
     Ok((rows.into_iter().map(Into::into).collect(), next))
 }

@@ -916,3 +916,34 @@ fn a_pool_keeps_its_own_clock() {
         }
     }
 }
+
+/// The upgrade that gave pools their own clock: a pool made before takes the
+/// clock its days were counted on, its first table's (by id), or UTC
+/// midnight without a table, so that its days already booked stay put.
+#[test]
+fn the_upgrade_gives_a_pool_its_first_tables_clock() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        let pool = |name: &str| {
+            expect(&app, "POST", "/api/v1/pools", &json!({"name": name, "seed": "10"}), 201)["id"].as_i64().unwrap()
+        };
+        let (fed, alone) = (pool("fed"), pool("alone"));
+        create_table(&app, "macau", fed, "Asia/Macau", "07:00");
+        create_table(&app, "la", fed, "America/Los_Angeles", "06:00");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("migrations")
+            .join(backend)
+            .join("2026-11-27-000200_pool_clock");
+        let sql = |file: &str| std::fs::read_to_string(dir.join(file)).unwrap();
+        let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+        use diesel::connection::SimpleConnection;
+        conn.batch_execute(&sql("down.sql")).unwrap();
+        conn.batch_execute(&sql("up.sql")).unwrap();
+        let clock = |id: i64| {
+            let p = expect(&app, "GET", &format!("/api/v1/pools/{id}"), &Value::Null, 200);
+            (p["time_zone"].as_str().unwrap().to_string(), p["gaming_day_cutoff"].as_str().unwrap().to_string())
+        };
+        assert_eq!(clock(fed), ("Asia/Macau".to_string(), "07:00".to_string()), "[{backend}]");
+        assert_eq!(clock(alone), ("UTC".to_string(), "00:00".to_string()), "[{backend}]");
+    }
+}

@@ -193,25 +193,23 @@ pub fn refused(
 }
 
 /// Every ledger row of a table, oldest first, read a page at a time: each
-/// page after the last row of the one before, until a page that is not full.
+/// page from the `Link` of the one before, until a page without one.
 pub fn ledger_rows(app: &TestApp, table: i64) -> Vec<serde_json::Value> {
+    let auth = if app.token.is_empty() {
+        ("Cookie".to_string(), app.cookie.clone())
+    } else {
+        ("Authorization".to_string(), format!("Bearer {}", app.token))
+    };
     let mut rows: Vec<serde_json::Value> = Vec::new();
-    loop {
-        let after = rows.last().map_or(0, |r| r["id"].as_i64().unwrap());
-        let page = expect(
-            app,
-            "GET",
-            &format!("/api/v1/tables/{table}/ledger?after={after}&limit=100"),
-            &serde_json::Value::Null,
-            200,
-        );
-        let page = page.as_array().expect("a page of rows").clone();
-        let full = page.len() == 100;
-        rows.extend(page);
-        if !full {
-            return rows;
-        }
+    let mut next = Some(format!("/api/v1/tables/{table}/ledger?limit=100"));
+    while let Some(path) = next {
+        let page = raw(app, "GET", &path, std::slice::from_ref(&auth), "");
+        assert_eq!(page.status, 200, "{path}: {}", page.body);
+        let found: Vec<serde_json::Value> = serde_json::from_str(&page.body).expect("a page of rows");
+        rows.extend(found);
+        next = page.header("link").map(|l| l.trim_start_matches('<').split('>').next().unwrap().to_string());
     }
+    rows
 }
 
 /// A minimal blocking HTTP/1.1 client: (status, JSON body or Null); status 0
