@@ -184,13 +184,18 @@ pub const TABLE_PAGE_SCAN: i64 = 100_000;
 
 /// A page of a table's rows, oldest first: those after the row `after`, at
 /// most `limit`, among the next `scan` rows of the whole ledger
-/// ([`TABLE_PAGE_SCAN`] as served).
-/// The ledger is walked by id (every row of a table carries its `table_id`;
-/// an index on it would cost about 100 bytes a hand), so a page costs the
-/// same at the start of a year's ledger and at its end, and a table that has
-/// not played for a while costs a few short pages, not a walk to the end.
-/// Answers the rows and, when the walk stopped before the ledger's last
-/// row, where it stopped (the next page starts after it).
+/// ([`TABLE_PAGE_SCAN`] as served), starting no earlier than the table's
+/// first row (the buy-in of its first seating: a table has no row before
+/// one). The ledger is walked by id (every row of a table carries its
+/// `table_id`; an index on it would cost about 100 bytes a hand), so a page
+/// costs the same at the start of a year's ledger and at its end. Answers
+/// the rows and, when the walk stopped before the ledger's last row, where
+/// it stopped (the next page starts after it).
+///
+/// On PostgreSQL the table's row is shared-locked first: its rows are
+/// written under its row lock, so none of them with an id below the walk's
+/// end is still uncommitted when the page is read (ids come from a sequence
+/// and commit in any order), and a cursor past them cannot skip one.
 pub fn entries_for_table(
     conn: &mut DbConnection,
     table: TableId,
@@ -198,21 +203,36 @@ pub fn entries_for_table(
     limit: i64,
     scan: i64,
 ) -> QueryResult<(Vec<Entry>, Option<EntryId>)> {
-    let last: Option<EntryId> = ledger_entries::table.select(diesel::dsl::max(ledger_entries::id)).first(conn)?;
-    let from = after.unwrap_or(EntryId(0));
-    let Some(last) = last.filter(|l| *l > from) else {
-        return Ok((Vec::new(), None));
-    };
-    let to = EntryId(from.get().saturating_add(scan.max(1)).min(last.get()));
-    let rows = ledger_entries::table
-        .filter(ledger_entries::table_id.eq(table))
-        .filter(ledger_entries::id.gt(from))
-        .filter(ledger_entries::id.le(to))
-        .order(ledger_entries::id.asc())
-        .limit(limit)
-        .select(Entry::as_select())
-        .load(conn)?;
-    Ok((rows, Some(to).filter(|t| *t < last)))
+    use super::schema::{casino_tables, seatings};
+    conn.transaction(|conn| {
+        if let DbConnection::Pg(pg) = conn {
+            casino_tables::table.find(table).select(casino_tables::id).for_share().execute(pg)?;
+        }
+        let first_seating: Option<SeatingId> =
+            seatings::table.filter(seatings::table_id.eq(table)).select(diesel::dsl::min(seatings::id)).first(conn)?;
+        let Some(first_seating) = first_seating else {
+            return Ok((Vec::new(), None));
+        };
+        let first: Option<EntryId> = ledger_entries::table
+            .filter(ledger_entries::seating_id.eq(first_seating))
+            .select(diesel::dsl::min(ledger_entries::id))
+            .first(conn)?;
+        let last: Option<EntryId> = ledger_entries::table.select(diesel::dsl::max(ledger_entries::id)).first(conn)?;
+        let from = EntryId(after.unwrap_or(EntryId(0)).get().max(first.map_or(0, |f| f.get() - 1)));
+        let Some(last) = last.filter(|l| *l > from) else {
+            return Ok((Vec::new(), None));
+        };
+        let to = EntryId(from.get().saturating_add(scan.max(1)).min(last.get()));
+        let rows = ledger_entries::table
+            .filter(ledger_entries::table_id.eq(table))
+            .filter(ledger_entries::id.gt(from))
+            .filter(ledger_entries::id.le(to))
+            .order(ledger_entries::id.asc())
+            .limit(limit)
+            .select(Entry::as_select())
+            .load(conn)?;
+        Ok((rows, Some(to).filter(|t| *t < last)))
+    })
 }
 
 pub fn entries_for_hand(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<Entry>> {

@@ -11,9 +11,9 @@
 //! from its day (and from the hand count). In the jackpot report rows count
 //! on the day they were written, so balances are the pool's true balance over
 //! time: a pool's own rows (seeds, locks, returns, payouts) on the pool's
-//! clock (the first table feeding it), the contributions on the clock of the
-//! table that paid them (the same day unless a casino runs tables of one pool
-//! on different cutoffs).
+//! own clock (set when it is made), the contributions on the clock of the
+//! table that paid them (the same day when the pool and its tables share a
+//! clock).
 
 use std::collections::{BTreeMap, HashMap};
 

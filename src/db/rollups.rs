@@ -533,18 +533,8 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         }
         hand_day.insert(*hand, (*table, d));
     }
-    // Each pool's own clock (`service::rollups::pool_clock`).
-    let pool_clocks: BTreeMap<PoolId, Clock> = pools::table
-        .select((pools::id, pools::time_zone, pools::gaming_day_cutoff))
-        .load::<(PoolId, String, String)>(conn)?
-        .into_iter()
-        .map(|(id, tz, cutoff)| Ok((id, clock(&tz, &cutoff)?)))
-        .collect::<Result<_, AppError>>()?;
-    let hit_pools: BTreeMap<HitId, PoolId> = jackpot_hits::table
-        .select((jackpot_hits::id, jackpot_hits::pool_id))
-        .load::<(HitId, PoolId)>(conn)?
-        .into_iter()
-        .collect();
+    let pool_clocks = pool_clocks(conn)?;
+    let hit_pools = hit_pools(conn)?;
     // Each seating's table and the day it was seated on.
     let seated: BTreeMap<SeatingId, (TableId, String)> = seatings::table
         .select((seatings::id, seatings::table_id, seatings::seated_at))
@@ -586,30 +576,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
             }
         }
         // A pool's own rows, by the day written on its clock.
-        let pool_of_row = match counts_as {
-            EntryKind::PoolSeed | EntryKind::JackpotLock | EntryKind::JackpotReturn => *pool,
-            EntryKind::JackpotPayout => hit.and_then(|h| hit_pools.get(&h).copied()),
-            _ => None,
-        };
-        if let Some(p) = pool_of_row {
-            let d = day(pool_clocks[&p], *at);
-            let row = pool_days.entry((p, d.clone())).or_insert_with(|| PoolDayRow {
-                pool_id: p,
-                gaming_day: d,
-                seeds: Money::ZERO,
-                locked: Money::ZERO,
-                returned: Money::ZERO,
-                other: Money::ZERO,
-                paid_out: Money::ZERO,
-            });
-            match counts_as {
-                EntryKind::PoolSeed => row.seeds += *amount,
-                EntryKind::JackpotLock => row.locked += -*amount,
-                EntryKind::JackpotReturn => row.returned += *amount,
-                EntryKind::JackpotPayout => row.paid_out += *amount,
-                _ => row.other += *amount,
-            }
-        }
+        count_pool_row(&mut pool_days, &pool_clocks, &hit_pools, counts_as, *pool, *hit, *amount, *at);
         // A seating's totals.
         if let Some(s) = seating {
             let row = seatings.entry(*s).or_insert_with(|| SeatingTotalsRow {
@@ -788,6 +755,120 @@ pub fn rebuild_seating_totals(conn: &mut DbConnection) -> Result<(), AppError> {
     Ok(())
 }
 
+/// Each pool's own clock (`service::rollups::pool_clock`).
+fn pool_clocks(conn: &mut DbConnection) -> Result<BTreeMap<PoolId, Clock>, AppError> {
+    pools::table
+        .select((pools::id, pools::time_zone, pools::gaming_day_cutoff))
+        .load::<(PoolId, String, String)>(conn)?
+        .into_iter()
+        .map(|(id, tz, cutoff)| Ok((id, clock(&tz, &cutoff)?)))
+        .collect()
+}
+
+/// Each jackpot hit's pool.
+fn hit_pools(conn: &mut DbConnection) -> QueryResult<BTreeMap<HitId, PoolId>> {
+    Ok(jackpot_hits::table
+        .select((jackpot_hits::id, jackpot_hits::pool_id))
+        .load::<(HitId, PoolId)>(conn)?
+        .into_iter()
+        .collect())
+}
+
+/// The kinds of row a pool's days sum (a reversal of one counts as it).
+const POOL_KINDS: [EntryKind; 4] =
+    [EntryKind::PoolSeed, EntryKind::JackpotLock, EntryKind::JackpotReturn, EntryKind::JackpotPayout];
+
+/// Adds a ledger row to its pool's day, if it is one of a pool's own rows
+/// (`counts_as`: its kind, or for a reversal the kind it reverses), by the
+/// day written on the pool's clock.
+#[allow(clippy::too_many_arguments)]
+fn count_pool_row(
+    pool_days: &mut BTreeMap<(PoolId, String), PoolDayRow>,
+    pool_clocks: &BTreeMap<PoolId, Clock>,
+    hit_pools: &BTreeMap<HitId, PoolId>,
+    counts_as: EntryKind,
+    pool: Option<PoolId>,
+    hit: Option<HitId>,
+    amount: Money,
+    at: NaiveDateTime,
+) {
+    let pool_of_row = match counts_as {
+        EntryKind::PoolSeed | EntryKind::JackpotLock | EntryKind::JackpotReturn => pool,
+        EntryKind::JackpotPayout => hit.and_then(|h| hit_pools.get(&h).copied()),
+        _ => None,
+    };
+    let Some(p) = pool_of_row else { return };
+    let d = day(pool_clocks.get(&p).copied().unwrap_or(Clock::UTC_MIDNIGHT), at);
+    let row = pool_days.entry((p, d.clone())).or_insert_with(|| PoolDayRow {
+        pool_id: p,
+        gaming_day: d,
+        seeds: Money::ZERO,
+        locked: Money::ZERO,
+        returned: Money::ZERO,
+        other: Money::ZERO,
+        paid_out: Money::ZERO,
+    });
+    match counts_as {
+        EntryKind::PoolSeed => row.seeds += amount,
+        EntryKind::JackpotLock => row.locked += -amount,
+        EntryKind::JackpotReturn => row.returned += amount,
+        EntryKind::JackpotPayout => row.paid_out += amount,
+        _ => row.other += amount,
+    }
+}
+
+/// Books every pool's days again from the ledger, on each pool's clock as
+/// it is now: for the upgrade that gave pools their own clock (a pool's rows
+/// from before it had a table were on UTC days). Reads only a pool's own
+/// rows and the reversals (a full pass over the ledger by the database, once).
+pub fn rebuild_pool_days(conn: &mut DbConnection) -> Result<(), AppError> {
+    let pool_clocks = pool_clocks(conn)?;
+    let hit_pools = hit_pools(conn)?;
+    type Own = (EntryId, Option<PoolId>, Option<HitId>, EntryKind, Money, NaiveDateTime);
+    let own: Vec<Own> = ledger_entries::table
+        .filter(ledger_entries::kind.eq_any(POOL_KINDS))
+        .select((
+            ledger_entries::id,
+            ledger_entries::pool_id,
+            ledger_entries::jackpot_hit_id,
+            ledger_entries::kind,
+            ledger_entries::amount_cents,
+            ledger_entries::created_at,
+        ))
+        .load(conn)?;
+    type Reversal = (Option<EntryId>, Option<PoolId>, Option<HitId>, Money, NaiveDateTime);
+    let reversals: Vec<Reversal> = ledger_entries::table
+        .filter(ledger_entries::kind.eq(EntryKind::Reversal))
+        .select((
+            ledger_entries::reverses_id,
+            ledger_entries::pool_id,
+            ledger_entries::jackpot_hit_id,
+            ledger_entries::amount_cents,
+            ledger_entries::created_at,
+        ))
+        .load(conn)?;
+    let kinds: BTreeMap<EntryId, EntryKind> = own.iter().map(|r| (r.0, r.3)).collect();
+    let mut days: BTreeMap<(PoolId, String), PoolDayRow> = BTreeMap::new();
+    for (_, pool, hit, kind, amount, at) in &own {
+        count_pool_row(&mut days, &pool_clocks, &hit_pools, *kind, *pool, *hit, *amount, *at);
+    }
+    for (reverses, pool, hit, amount, at) in &reversals {
+        if let Some(kind) = reverses.and_then(|r| kinds.get(&r)) {
+            count_pool_row(&mut days, &pool_clocks, &hit_pools, *kind, *pool, *hit, *amount, *at);
+        }
+    }
+    diesel::delete(pool_days::table).execute(conn)?;
+    for r in days.values() {
+        add_pool_day(
+            conn,
+            r.pool_id,
+            &r.gaming_day,
+            PoolDay { seeds: r.seeds, locked: r.locked, returned: r.returned, other: r.other, paid_out: r.paid_out },
+        )?;
+    }
+    Ok(())
+}
+
 /// Builds the rollups of a database written before they existed (books with
 /// rows, no rollup yet): once, at start-up, whichever process gets there
 /// first (the others find them built). Says whether it built them.
@@ -800,6 +881,9 @@ pub fn build_if_missing(conn: &mut DbConnection) -> Result<bool, AppError> {
         /// Seatings, and no seatings' totals (a database from before the
         /// totals named their gaming day): only those are built.
         SeatingTotals,
+        /// Pools, and no pool's days (the upgrade that gave pools their own
+        /// clock emptied them): only those are built.
+        PoolDays,
     }
     fn missing(conn: &mut DbConnection) -> Result<Missing, AppError> {
         let books: bool =
@@ -813,9 +897,13 @@ pub fn build_if_missing(conn: &mut DbConnection) -> Result<bool, AppError> {
                 .get_result::<bool>(conn)?;
         let seated =
             diesel::select(diesel::dsl::exists(seatings::table.select(seatings::id))).get_result::<bool>(conn)?;
+        let pooled = diesel::select(diesel::dsl::exists(pools::table.select(pools::id))).get_result::<bool>(conn)?;
+        let pool_days = diesel::select(diesel::dsl::exists(pool_days::table.select(pool_days::pool_id)))
+            .get_result::<bool>(conn)?;
         Ok(match (books, days, seating_totals) {
             (true, false, false) => Missing::All,
             _ if seated && !seating_totals => Missing::SeatingTotals,
+            _ if pooled && !pool_days => Missing::PoolDays,
             _ => Missing::Nothing,
         })
     }
@@ -824,19 +912,28 @@ pub fn build_if_missing(conn: &mut DbConnection) -> Result<bool, AppError> {
     }
     let build = |conn: &mut DbConnection| -> Result<bool, AppError> {
         // Looked at again under the write lock: another process may have
-        // built them meanwhile.
-        match missing(conn)? {
-            Missing::Nothing => return Ok(false),
-            Missing::All => {
-                log::info!("building the daily rollups from the ledger (a database from before they existed)");
-                rebuild(conn)?;
+        // built them meanwhile. An upgrade over several releases may miss
+        // more than one part: each is built in turn.
+        let mut built = false;
+        for _ in 0..3 {
+            match missing(conn)? {
+                Missing::Nothing => break,
+                Missing::All => {
+                    log::info!("building the daily rollups from the ledger (a database from before they existed)");
+                    rebuild(conn)?;
+                }
+                Missing::SeatingTotals => {
+                    log::info!("building the seatings' totals and session days from the ledger (an upgrade)");
+                    rebuild_seating_totals(conn)?;
+                }
+                Missing::PoolDays => {
+                    log::info!("booking the pools' days again on their own clocks (an upgrade)");
+                    rebuild_pool_days(conn)?;
+                }
             }
-            Missing::SeatingTotals => {
-                log::info!("building the seatings' totals and session days from the ledger (an upgrade)");
-                rebuild_seating_totals(conn)?;
-            }
+            built = true;
         }
-        Ok(true)
+        Ok(built)
     };
     match conn {
         DbConnection::Pg(_) => conn.transaction(|conn| {

@@ -997,6 +997,27 @@ fn a_tables_ledger_comes_a_page_at_a_time() {
         }
         assert_eq!(walked, ids, "[{backend}] a walk of short scans is the ledger");
         assert!(short_and_linked > 0, "[{backend}] table 2's rows make some pages short");
+        // A table's first page starts at its own first row (Eve's buy-in,
+        // after table 1's), not at the start of the ledger.
+        let page = pitboss::service::tables::LedgerPage { after: None, limit: 5, scan: 1 };
+        let (rows, next) =
+            pitboss::service::tables::table_ledger(&mut conn, pitboss::domain::TableId(2), page).unwrap();
+        assert_eq!(rows.len(), 1, "[{backend}] {rows:?}");
+        assert_eq!((rows[0].kind, rows[0].amount.to_string()), (pitboss::domain::EntryKind::BuyIn, "50.00".into()));
+        assert!(rows[0].id.get() > ids[3] && next.is_some(), "[{backend}] {rows:?} {next:?}");
+        // A table with no seating yet has no rows and no next page.
+        expect(
+            &app,
+            "POST",
+            "/api/v1/tables",
+            &json!({"name": "T3", "preset": "hawaiian-gardens", "unit": "1",
+                                                        "rake_per_seat": "0.50", "jackpot_part": "0"}),
+            201,
+        );
+        let page = pitboss::service::tables::LedgerPage { after: None, limit: 5, scan: 5 };
+        let (rows, next) =
+            pitboss::service::tables::table_ledger(&mut conn, pitboss::domain::TableId(3), page).unwrap();
+        assert!(rows.is_empty() && next.is_none(), "[{backend}] {rows:?} {next:?}");
         drop(conn);
         // After the third row, two rows.
         let page = expect(&app, "GET", &format!("/api/v1/tables/1/ledger?after={}&limit=2", ids[2]), &Value::Null, 200);

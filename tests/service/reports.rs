@@ -819,27 +819,6 @@ fn sessions_pages_follow_day_table_and_seating() {
     }
 }
 
-/// A pool's seed, written before the pool has a table, is booked on the
-/// clock of the table that then joins it, as a recount from the ledger books
-/// it. One zone 14 hours ahead of UTC and one 11 behind: at any time of day
-/// at least one of them is on another date than UTC.
-#[test]
-fn a_pools_seed_moves_to_its_first_tables_clock() {
-    for backend in backends() {
-        let app = spawn_app(backend);
-        let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
-        for (i, zone) in ["Pacific/Kiritimati", "Pacific/Pago_Pago"].iter().enumerate() {
-            let pool = expect(&app, "POST", "/api/v1/pools", &json!({"name": format!("p{i}"), "seed": "10"}), 201)
-                ["id"]
-                .as_i64()
-                .unwrap();
-            create_table(&app, &format!("t{i}"), pool, zone, "06:00");
-            let kept = pitboss::db::rollups::kept(&mut conn).unwrap();
-            assert_eq!(kept, pitboss::db::rollups::recompute(&mut conn).unwrap(), "[{backend}] {zone}");
-        }
-    }
-}
-
 /// A pool counts its money on its own clock, set when it is made: its seed
 /// goes on the pool's gaming day, a table of another zone joining it later
 /// (made before it, or after) moves nothing, and a recount from the ledger
@@ -917,9 +896,12 @@ fn a_pool_keeps_its_own_clock() {
     }
 }
 
-/// The upgrade that gave pools their own clock: a pool made before takes the
-/// clock its days were counted on, its first table's (by id), or UTC
-/// midnight without a table, so that its days already booked stay put.
+/// The upgrade that gave pools their own clock: a pool made before takes
+/// its first table's clock (by id), or UTC midnight without a table, and its
+/// days, whose first seed the releases before kept on the UTC day, are
+/// booked again from the ledger on that clock at the first start, so that
+/// they agree with a recount. Two pools whose first tables are 25 hours
+/// apart: at any time of day one of them is on another date than UTC.
 #[test]
 fn the_upgrade_gives_a_pool_its_first_tables_clock() {
     for backend in backends() {
@@ -927,9 +909,10 @@ fn the_upgrade_gives_a_pool_its_first_tables_clock() {
         let pool = |name: &str| {
             expect(&app, "POST", "/api/v1/pools", &json!({"name": name, "seed": "10"}), 201)["id"].as_i64().unwrap()
         };
-        let (fed, alone) = (pool("fed"), pool("alone"));
-        create_table(&app, "macau", fed, "Asia/Macau", "07:00");
-        create_table(&app, "la", fed, "America/Los_Angeles", "06:00");
+        let (east, west, alone) = (pool("east"), pool("west"), pool("alone"));
+        create_table(&app, "kiritimati", east, "Pacific/Kiritimati", "00:00");
+        create_table(&app, "macau", east, "Asia/Macau", "07:00");
+        create_table(&app, "pago", west, "Pacific/Pago_Pago", "00:00");
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("migrations")
             .join(backend)
@@ -937,13 +920,46 @@ fn the_upgrade_gives_a_pool_its_first_tables_clock() {
         let sql = |file: &str| std::fs::read_to_string(dir.join(file)).unwrap();
         let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
         use diesel::connection::SimpleConnection;
+        // The database as the release before left it: no pool clock, each
+        // pool's seed on the UTC day it was written.
         conn.batch_execute(&sql("down.sql")).unwrap();
+        let seeded: Vec<(i64, NaiveDateTime)> = pitboss::db::schema::ledger_entries::table
+            .filter(pitboss::db::schema::ledger_entries::kind.eq(pitboss::domain::EntryKind::PoolSeed))
+            .select((
+                pitboss::db::schema::ledger_entries::pool_id.assume_not_null(),
+                pitboss::db::schema::ledger_entries::created_at,
+            ))
+            .load::<(pitboss::domain::PoolId, NaiveDateTime)>(&mut conn)
+            .unwrap()
+            .into_iter()
+            .map(|(p, at)| (p.get(), at))
+            .collect();
+        conn.batch_execute("DELETE FROM pool_days").unwrap();
+        for (p, at) in &seeded {
+            conn.batch_execute(&format!(
+                "INSERT INTO pool_days (pool_id, gaming_day, seeds_cents, locked_cents, returned_cents, other_cents, \
+                 paid_out_cents) VALUES ({p}, '{}', 1000, 0, 0, 0, 0)",
+                at.date()
+            ))
+            .unwrap();
+        }
         conn.batch_execute(&sql("up.sql")).unwrap();
+        drop(pitboss::db::connect(&app.database_url, 1).expect("the database opens again"));
         let clock = |id: i64| {
             let p = expect(&app, "GET", &format!("/api/v1/pools/{id}"), &Value::Null, 200);
             (p["time_zone"].as_str().unwrap().to_string(), p["gaming_day_cutoff"].as_str().unwrap().to_string())
         };
-        assert_eq!(clock(fed), ("Asia/Macau".to_string(), "07:00".to_string()), "[{backend}]");
+        assert_eq!(clock(east), ("Pacific/Kiritimati".to_string(), "00:00".to_string()), "[{backend}]");
+        assert_eq!(clock(west), ("Pacific/Pago_Pago".to_string(), "00:00".to_string()), "[{backend}]");
         assert_eq!(clock(alone), ("UTC".to_string(), "00:00".to_string()), "[{backend}]");
+        // Each seed on its pool's day, as a recount books it.
+        let kept = pitboss::db::rollups::kept(&mut conn).unwrap();
+        assert_eq!(kept, pitboss::db::rollups::recompute(&mut conn).unwrap(), "[{backend}]");
+        let local = |at: NaiveDateTime, tz: chrono_tz::Tz| Utc.from_utc_datetime(&at).with_timezone(&tz).date_naive();
+        let day_of = |p: i64| kept.pool_days.iter().find(|d| d.pool_id.get() == p).map(|d| d.gaming_day.clone());
+        let at = |p: i64| seeded.iter().find(|s| s.0 == p).unwrap().1;
+        assert_eq!(day_of(east), Some(local(at(east), chrono_tz::Pacific::Kiritimati).to_string()), "[{backend}]");
+        assert_eq!(day_of(west), Some(local(at(west), chrono_tz::Pacific::Pago_Pago).to_string()), "[{backend}]");
+        assert_eq!(day_of(alone), Some(at(alone).date().to_string()), "[{backend}]");
     }
 }

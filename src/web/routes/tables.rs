@@ -336,7 +336,7 @@ pub async fn cash_out(
         ("limit" = Option<i64>, Query, description = "Rows at most, 1 to 1000 (default 1000)"),
     ),
     responses(
-        (status = 200, description = "A page of the table's ledger rows, oldest first; a full page has a `Link` header to the next (`rel=\"next\"`)", body = Vec<EntryView>),
+        (status = 200, description = "A page of the table's ledger rows, oldest first; while more rows may follow, a `Link` header to the next page (`rel=\"next\"`); a page may be short, even empty, and still link on", body = Vec<EntryView>),
         (status = 403, description = "Codes: `role_required`", body = ErrorBody),
         (status = 404, description = "Codes: `no_table`", body = ErrorBody),
         (status = 422, description = "Codes: `bad_page`, `unknown_parameter`, `bad_query`", body = ErrorBody),
