@@ -667,14 +667,7 @@ pub fn rebuild(conn: &mut DbConnection) -> Result<(), AppError> {
             TableDay { hands: r.hands, rake: r.rake, house: r.house, jackpot: r.jackpot, pool_in: r.pool_in },
         )?;
     }
-    for r in &fresh.pool_days {
-        add_pool_day(
-            conn,
-            r.pool_id,
-            &r.gaming_day,
-            PoolDay { seeds: r.seeds, locked: r.locked, returned: r.returned, other: r.other, paid_out: r.paid_out },
-        )?;
-    }
+    put_pool_days(conn, &fresh.pool_days)?;
     // The session days follow from the seatings' totals (the triggers).
     for chunk in fresh.seatings.chunks(200) {
         make_seating_totals(conn, chunk)?;
@@ -858,7 +851,13 @@ pub fn rebuild_pool_days(conn: &mut DbConnection) -> Result<(), AppError> {
         }
     }
     diesel::delete(pool_days::table).execute(conn)?;
-    for r in days.values() {
+    put_pool_days(conn, &days.into_values().collect::<Vec<_>>())?;
+    Ok(())
+}
+
+/// Writes pool days as summed (into empty days).
+fn put_pool_days(conn: &mut DbConnection, rows: &[PoolDayRow]) -> QueryResult<()> {
+    for r in rows {
         add_pool_day(
             conn,
             r.pool_id,
