@@ -576,7 +576,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
             }
         }
         // A pool's own rows, by the day written on its clock.
-        count_pool_row(&mut pool_days, &pool_clocks, &hit_pools, counts_as, *pool, *hit, *amount, *at);
+        count_pool_row(&mut pool_days, &pool_clocks, &hit_pools, counts_as, *pool, *hit, *amount, *at)?;
         // A seating's totals.
         if let Some(s) = seating {
             let row = seatings.entry(*s).or_insert_with(|| SeatingTotalsRow {
@@ -784,14 +784,15 @@ fn count_pool_row(
     hit: Option<HitId>,
     amount: Money,
     at: NaiveDateTime,
-) {
+) -> Result<(), AppError> {
     let pool_of_row = match counts_as {
         EntryKind::PoolSeed | EntryKind::JackpotLock | EntryKind::JackpotReturn => pool,
         EntryKind::JackpotPayout => hit.and_then(|h| hit_pools.get(&h).copied()),
         _ => None,
     };
-    let Some(p) = pool_of_row else { return };
-    let d = day(pool_clocks.get(&p).copied().unwrap_or(Clock::UTC_MIDNIGHT), at);
+    let Some(p) = pool_of_row else { return Ok(()) };
+    let clock = pool_clocks.get(&p).ok_or_else(|| AppError::internal(format!("pool {p} has no clock")))?;
+    let d = day(*clock, at);
     let row = pool_days.entry((p, d.clone())).or_insert_with(|| PoolDayRow {
         pool_id: p,
         gaming_day: d,
@@ -808,6 +809,7 @@ fn count_pool_row(
         EntryKind::JackpotPayout => row.paid_out += amount,
         _ => row.other += amount,
     }
+    Ok(())
 }
 
 /// Books every pool's days again from the ledger, on each pool's clock as
@@ -843,11 +845,11 @@ pub fn rebuild_pool_days(conn: &mut DbConnection) -> Result<(), AppError> {
     let kinds: BTreeMap<EntryId, EntryKind> = own.iter().map(|r| (r.0, r.3)).collect();
     let mut days: BTreeMap<(PoolId, String), PoolDayRow> = BTreeMap::new();
     for (_, pool, hit, kind, amount, at) in &own {
-        count_pool_row(&mut days, &pool_clocks, &hit_pools, *kind, *pool, *hit, *amount, *at);
+        count_pool_row(&mut days, &pool_clocks, &hit_pools, *kind, *pool, *hit, *amount, *at)?;
     }
     for (reverses, pool, hit, amount, at) in &reversals {
         if let Some(kind) = reverses.and_then(|r| kinds.get(&r)) {
-            count_pool_row(&mut days, &pool_clocks, &hit_pools, *kind, *pool, *hit, *amount, *at);
+            count_pool_row(&mut days, &pool_clocks, &hit_pools, *kind, *pool, *hit, *amount, *at)?;
         }
     }
     diesel::delete(pool_days::table).execute(conn)?;

@@ -19,8 +19,6 @@ pub struct Clock {
 }
 
 impl Clock {
-    pub const UTC_MIDNIGHT: Clock = Clock { tz: chrono_tz::UTC, cutoff: NaiveTime::MIN };
-
     pub fn day(&self, utc: NaiveDateTime) -> NaiveDate {
         gaming_day(utc, self.tz, self.cutoff)
     }

@@ -185,6 +185,14 @@ pub fn field<'a>(form: &'a FormFields, name: &str) -> &'a str {
     form.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("")
 }
 
+/// A request's query string as its pairs, in order (a report's or a
+/// page's parameters); one that cannot be read is a 422 `bad_query`.
+pub fn query_pairs(req: &actix_web::HttpRequest) -> Result<Vec<(String, String)>, AppError> {
+    actix_web::web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .map(actix_web::web::Query::into_inner)
+        .map_err(|e| AppError::invalid("bad_query", format!("the query string is not valid: {e}")))
+}
+
 /// A form field's trimmed value, `None` when absent or empty.
 pub fn optional(form: &FormFields, name: &str) -> Option<String> {
     Some(field(form, name).trim().to_string()).filter(|v| !v.is_empty())

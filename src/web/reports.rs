@@ -25,10 +25,7 @@ use super::routes::jackpots::REVIEWERS;
 const READERS: &[Role] = &[Role::Accountant, Role::Floor, Role::Admin];
 
 fn raw_params(req: &HttpRequest) -> Result<RawParams, AppError> {
-    let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
-        .map_err(|e| AppError::invalid("bad_query", format!("the query string is not valid: {e}")))?
-        .into_inner();
-    RawParams::from_pairs(&pairs)
+    RawParams::from_pairs(&super::helpers::query_pairs(req)?)
 }
 
 /// A report that is not paged refuses a page's parameters.

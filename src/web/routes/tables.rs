@@ -353,10 +353,7 @@ pub async fn table_ledger(
     if !identity.user.deals_at(id) {
         identity.require(&[Role::Floor, Role::Accountant, Role::Admin])?;
     }
-    let pairs = web::Query::<Vec<(String, String)>>::from_query(request.query_string())
-        .map_err(|e| AppError::invalid("bad_query", format!("the query string is not valid: {e}")))?
-        .into_inner();
-    let page = tables::LedgerPage::parse(&pairs)?;
+    let page = tables::LedgerPage::parse(&crate::web::helpers::query_pairs(&request)?)?;
     let (rows, next) = with_db(&state, move |c| tables::table_ledger(c, id, page)).await?;
     let mut response = HttpResponse::Ok();
     if let Some(last) = next {
