@@ -3,7 +3,8 @@
 use diesel::prelude::*;
 
 use super::schema::{
-    casino_tables, hand_voids, hands, pools, ruleset_versions, seatings, showdowns, table_status_changes,
+    casino_tables, gaming_day_signoffs, hand_voids, hands, pools, ruleset_versions, seatings, showdowns,
+    table_status_changes,
 };
 use super::{now, DbConnection};
 use crate::domain::{
@@ -264,24 +265,53 @@ pub fn tables(conn: &mut DbConnection) -> QueryResult<Vec<TableRow>> {
     casino_tables::table.order(casino_tables::id.asc()).select(TableRow::as_select()).load(conn)
 }
 
-/// The current ruleset with the table's status as its latest change set it
-/// (`None`: never changed, so open): one statement, for starting a hand.
-pub fn current_ruleset_and_status(
-    conn: &mut DbConnection,
-    table: TableId,
-) -> QueryResult<Option<(RulesetRow, Option<TableStatus>)>> {
+/// What starting a hand reads of its table, in one statement.
+pub struct StartChecks {
+    pub ruleset: RulesetRow,
+    /// The table's status as its latest change set it (`None`: never
+    /// changed, so open).
+    pub status: Option<TableStatus>,
+    pub time_zone: String,
+    pub gaming_day_cutoff: String,
+    /// The latest gaming day an accountant closed (`YYYY-MM-DD`).
+    pub last_closed_day: Option<String>,
+}
+
+/// The current ruleset with the table's status, its clock and the latest
+/// closed gaming day: one statement, for starting a hand.
+pub fn start_checks(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<StartChecks>> {
     let status = table_status_changes::table
         .filter(table_status_changes::table_id.eq(ruleset_versions::table_id))
         .order(table_status_changes::id.desc())
         .select(table_status_changes::status)
         .limit(1)
         .single_value();
+    let last_closed = gaming_day_signoffs::table
+        .filter(gaming_day_signoffs::action.eq("accountant"))
+        .select(diesel::dsl::max(gaming_day_signoffs::gaming_day))
+        .single_value();
     ruleset_versions::table
+        .inner_join(casino_tables::table)
         .filter(ruleset_versions::table_id.eq(table))
         .order(ruleset_versions::version.desc())
-        .select((RulesetRow::as_select(), status))
-        .first(conn)
+        .select((
+            RulesetRow::as_select(),
+            status,
+            casino_tables::time_zone,
+            casino_tables::gaming_day_cutoff,
+            last_closed,
+        ))
+        .first::<(RulesetRow, Option<TableStatus>, String, String, Option<String>)>(conn)
         .optional()
+        .map(|found| {
+            found.map(|(ruleset, status, time_zone, gaming_day_cutoff, last_closed_day)| StartChecks {
+                ruleset,
+                status,
+                time_zone,
+                gaming_day_cutoff,
+                last_closed_day,
+            })
+        })
 }
 
 // ---- seatings ----

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::audit;
 use super::jackpots;
-use super::tables::{ruleset_if_open, Ruleset, RulesetView};
+use super::tables::{ruleset_to_start, Ruleset, RulesetView};
 use super::{rollups, showdown_z};
 use crate::db::hands::{self as q, HandRow, HandSeatRow, StoredShowdown};
 use crate::db::ledger::{self, NewEntry};
@@ -424,8 +424,10 @@ pub fn start_hand(db: &Database, actor: &Actor, table: TableId, req: StartHandRe
                 format!("hand {} is still in progress; commit or void it first", l.number),
             ));
         }
-        // A closed table starts no hand (read with the ruleset: one statement).
-        let version = ruleset_if_open(conn, table, "start a hand")?;
+        // A closed table, or a closed gaming day, starts no hand (read with
+        // the ruleset: one statement).
+        let started_at = now();
+        let version = ruleset_to_start(conn, table, started_at)?;
         let rules = version.rules;
         let options = version.options;
         let rake = version.row.rake_cents;
@@ -528,7 +530,6 @@ pub fn start_hand(db: &Database, actor: &Actor, table: TableId, req: StartHandRe
             (None, None) => dealt[0].seat,
             (None, Some(l)) => dealt.iter().map(|d| d.seat).find(|&s| s > l.dealer_seat).unwrap_or(dealt[0].seat),
         };
-        let started_at = now();
         let hand_id = q::insert_hand(
             conn,
             &q::NewHand { table, number, dealer_seat: dealer, ruleset: version.row.id, started_at },

@@ -914,15 +914,42 @@ fn closed(conn: &mut DbConnection, table: TableId, doing: &str) -> Result<AppErr
     ))
 }
 
-/// The current ruleset of a table that is open (409 `table_closed`
-/// otherwise), read in one statement: starting a hand needs both.
-pub fn ruleset_if_open(conn: &mut DbConnection, table: TableId, doing: &str) -> Result<Ruleset, AppError> {
-    let (row, status) = q::current_ruleset_and_status(conn, table)?
-        .ok_or_else(|| AppError::not_found("no_table", format!("no table {table}")))?;
-    if status == Some(TableStatus::Closed) {
-        return Err(closed(conn, table, doing)?);
+/// The current ruleset of a table where a hand may start now: the table is
+/// open (409 `table_closed`) and its gaming day at `at` is not closed (409
+/// `day_closed`: a hand started there could never be committed). Read in one
+/// statement; a second only when a table's clock was set back behind the
+/// latest closed day.
+pub fn ruleset_to_start(
+    conn: &mut DbConnection,
+    table: TableId,
+    at: chrono::NaiveDateTime,
+) -> Result<Ruleset, AppError> {
+    let checks =
+        q::start_checks(conn, table)?.ok_or_else(|| AppError::not_found("no_table", format!("no table {table}")))?;
+    if checks.status == Some(TableStatus::Closed) {
+        return Err(closed(conn, table, "start a hand")?);
     }
-    Ruleset::of(row)
+    if let Some(last_closed) = &checks.last_closed_day {
+        let today = rollups::day(rollups::clock(&checks.time_zone, &checks.gaming_day_cutoff)?, at);
+        // A day closes only once every table has started it, so a table's
+        // day is normally the latest closed day or after it.
+        let is_closed = match today.cmp(last_closed) {
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => true,
+            std::cmp::Ordering::Less => crate::db::gaming_days::is_closed(conn, &today)?,
+        };
+        if is_closed {
+            return Err(AppError::conflict(
+                "day_closed",
+                format!(
+                    "gaming day {today} is closed at this table's clock ({}, the day starting at {}): no hand \
+                     starts in it; hands start again when the next gaming day begins",
+                    checks.time_zone, checks.gaming_day_cutoff
+                ),
+            ));
+        }
+    }
+    Ruleset::of(checks.ruleset)
 }
 
 /// Closes a table (the floor): refused while a hand is in progress or a

@@ -175,12 +175,16 @@ fn count_and_close(backend: &str) {
     assert_eq!(list["days"][0]["status"], "closed");
     assert_eq!(dec(&list["days"][0]["rake_variance"]), d("1.05"));
 
-    // Locked: no count, no second close, no hand committed on it.
+    // Locked: no count, no second close, no hand started on it (it could
+    // never be committed), and nothing written by the refusal.
     refused(&counter, "POST", &path("/count"), &count("3.20", Some("0.80")), 409, "day_closed");
     refused(&acct, "POST", &path("/close"), &sign("accountant"), 409, "day_closed");
-    expect(&app, "POST", "/api/v1/tables/1/hands", &json!({}), 201);
-    refused(&app, "POST", "/api/v1/tables/1/hands/4/commit", &deal(), 409, "day_closed");
-    expect(&app, "POST", "/api/v1/tables/1/hands/4/void", &json!({"reason": "misdeal", "note": "day closed"}), 200);
+    let audit_before = expect(&app, "GET", "/api/v1/audit", &Value::Null, 200);
+    let e = refused(&app, "POST", "/api/v1/tables/1/hands", &json!({}), 409, "day_closed");
+    assert!(e.contains(&format!("gaming day {today} is closed")), "{e}");
+    assert!(e.contains("next gaming day"), "{e}");
+    assert_eq!(expect(&app, "GET", "/api/v1/tables/1", &Value::Null, 200)["open_hand"], Value::Null);
+    assert_eq!(expect(&app, "GET", "/api/v1/audit", &Value::Null, 200), audit_before, "the refusal wrote nothing");
 
     // A void of hand 2 (of the closed day) is booked into the open day, the
     // day after (today's is closed), naming the closed day; the closed day's
@@ -209,7 +213,7 @@ fn count_and_close(backend: &str) {
     assert_eq!(after["corrections"][0]["booked_day"], tomorrow.as_str(), "the closed day shows where it went");
     // The ledger's reversing rows say so.
     let ledger = expect(&app, "GET", "/api/v1/tables/1/ledger", &Value::Null, 200);
-    // (Hands 3 and 4 were voided open: only hand 2 has reversing rows.)
+    // (Hand 3 was voided open: only hand 2 has reversing rows.)
     let reversals: Vec<&Value> = ledger.as_array().unwrap().iter().filter(|r| r["kind"] == "reversal").collect();
     assert!(!reversals.is_empty(), "{ledger}");
     for r in reversals {

@@ -23,7 +23,7 @@ use crate::web::state::AppState;
         (status = 201, description = "The hand", body = HandView),
         (status = 403, description = "Codes: `role_required`, `table_not_assigned`", body = ErrorBody),
         (status = 404, description = "Codes: `no_table`", body = ErrorBody),
-        (status = 409, description = "Codes: `table_closed`, `hand_in_progress`", body = ErrorBody),
+        (status = 409, description = "Codes: `table_closed`, `day_closed` (the table's gaming day is closed), `hand_in_progress`", body = ErrorBody),
         (status = 422, description = "Codes: `too_few_seats`, `too_many_seats`, `seat_not_dealt`, `exposure_used_up`, `button_sits_out`", body = ErrorBody),
     ),
     security(("token" = ["dealer", "floor"]), ("session" = ["dealer", "floor"])),
