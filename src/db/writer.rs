@@ -26,12 +26,29 @@ type Job = Box<dyn FnOnce(&mut DbConnection, bool) -> (bool, Deliver) + Send>;
 /// Most requests in one transaction.
 const MAX_BATCH: usize = 64;
 
+/// How often the checkpointer copies the write-ahead log into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The log's size (pages of 4 kB) at which the writer checkpoints by itself:
+/// only when the checkpointer falls behind.
+const WRITER_CHECKPOINT_PAGES: u32 = 16_000;
+
 pub struct GroupWriter {
     jobs: Mutex<mpsc::Sender<Job>>,
+    /// Dropped with the writer: stops the checkpointer.
+    _checkpointer: mpsc::Sender<()>,
 }
 
+/// Every connection's settings. Temporary b-trees (a savepoint's statement
+/// journal, a sort) stay in memory: on files, the writer created and deleted
+/// one at nearly every request.
 pub const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 15000; PRAGMA journal_mode = WAL; \
-     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;";
+     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;";
+
+/// The writer's page cache, in KiB (SQLite's default is 2 MiB): the pages
+/// every commit touches (the ledger's and indexes' latest leaves, the rollups)
+/// stay in it instead of being read again through the operating system.
+const WRITER_CACHE_KIB: u32 = 32 * 1024;
 
 impl GroupWriter {
     /// Opens the write connection on `path` and starts the writer thread.
@@ -39,6 +56,9 @@ impl GroupWriter {
         let mut conn = SqliteConnection::establish(path)
             .map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))?;
         conn.batch_execute(SQLITE_PRAGMAS)?;
+        conn.batch_execute(&format!(
+            "PRAGMA wal_autocheckpoint = {WRITER_CHECKPOINT_PAGES}; PRAGMA cache_size = -{WRITER_CACHE_KIB};"
+        ))?;
         let mut conn = DbConnection::Sqlite(conn);
         let (sender, receiver) = mpsc::channel::<Job>();
         std::thread::Builder::new()
@@ -61,7 +81,8 @@ impl GroupWriter {
                 }
             })
             .map_err(|e| AppError::internal(format!("cannot start the writer thread: {e}")))?;
-        Ok(GroupWriter { jobs: Mutex::new(sender) })
+        let checkpointer = start_checkpointer(path)?;
+        Ok(GroupWriter { jobs: Mutex::new(sender), _checkpointer: checkpointer })
     }
 
     /// Runs `f` in the next write transaction and waits until it is durable.
@@ -109,6 +130,31 @@ impl GroupWriter {
         })?;
         wait.recv().map_err(|_| AppError::unavailable("the database could not take the write; try again"))?
     }
+}
+
+/// Copies the write-ahead log into the database on a thread and connection
+/// of its own, so that the writer only appends to the log and syncs it (a
+/// checkpoint run by the writer at a commit held every queued request up
+/// while it copied and synced the database file). A passive checkpoint
+/// waits for nobody and is waited for by nobody; the writer still
+/// checkpoints by itself past `WRITER_CHECKPOINT_PAGES`, so the log stays
+/// bounded if this thread falls behind. It stops when the writer is dropped.
+fn start_checkpointer(path: &str) -> Result<mpsc::Sender<()>, AppError> {
+    let mut conn = SqliteConnection::establish(path)
+        .map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))?;
+    conn.batch_execute(SQLITE_PRAGMAS)?;
+    let (stop, stopped) = mpsc::channel::<()>();
+    std::thread::Builder::new()
+        .name("sqlite-checkpoint".to_string())
+        .spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_EVERY) {
+                if let Err(e) = conn.batch_execute("PRAGMA wal_checkpoint(PASSIVE);") {
+                    log::warn!("the write-ahead log's checkpoint failed (the writer checkpoints instead): {e}");
+                }
+            }
+        })
+        .map_err(|e| AppError::internal(format!("cannot start the checkpoint thread: {e}")))?;
+    Ok(stop)
 }
 
 fn run_batch(conn: &mut DbConnection, batch: Vec<Job>) {
