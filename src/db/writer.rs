@@ -142,6 +142,9 @@ impl GroupWriter {
 fn start_checkpointer(path: &str) -> Result<mpsc::Sender<()>, AppError> {
     let mut conn = SqliteConnection::establish(path)
         .map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))?;
+    // Its checkpoints are not what a use case costs: not counted
+    // (`pool::statements`).
+    conn.set_instrumentation(|_: diesel::connection::InstrumentationEvent<'_>| {});
     conn.batch_execute(SQLITE_PRAGMAS)?;
     let (stop, stopped) = mpsc::channel::<()>();
     std::thread::Builder::new()
