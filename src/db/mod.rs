@@ -55,7 +55,7 @@ pub enum DbConnection {
 
 type DbPool = r2d2::Pool<pool::Manager>;
 
-pub use pool::statements;
+pub use pool::{statements, unprepared, watch_statements};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");

@@ -31,6 +31,53 @@ pub struct Health {
     statements: AtomicU64,
     /// Raised each time a connection finds its server gone.
     lost: AtomicU64,
+    /// Watched statements only (see [`watch_statements`]): the texts the
+    /// connections keep prepared, and the statements started that are not
+    /// among them (prepared again for this one run) or that SQLite prepares
+    /// again at every run (a bound `LIMIT`: its planner reads the value).
+    prepared: Mutex<std::collections::HashSet<String>>,
+    unprepared: AtomicU64,
+}
+
+/// Whether the statements' texts are watched: off in the service (it costs
+/// a formatted text a statement), on in the tests that ask.
+static WATCH: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, every statement's text is checked against the prepared
+/// statements of its connection's database ([`unprepared`]).
+pub fn watch_statements() {
+    WATCH.store(true, Ordering::Relaxed);
+}
+
+/// Statements run against the database at `url` (while watched) that were
+/// not kept prepared: parsed and planned again for that one run. A
+/// transaction's own statements (`BEGIN`, a savepoint, `COMMIT`) are not
+/// counted.
+pub fn unprepared(url: &str) -> u64 {
+    health(url).unprepared.load(Ordering::Relaxed)
+}
+
+impl Health {
+    fn started(&self, query: &dyn std::fmt::Display) {
+        self.statements.fetch_add(1, Ordering::Relaxed);
+        if !WATCH.load(Ordering::Relaxed) {
+            return;
+        }
+        let text = query.to_string();
+        let sql = text.split(" -- binds: ").next().unwrap_or_default();
+        let control = ["BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE"].iter().any(|c| sql.starts_with(c));
+        let prepared = self.prepared.lock().unwrap_or_else(|p| p.into_inner()).contains(sql);
+        if !control && (!prepared || sql.contains("LIMIT ?")) {
+            log::debug!(target: "pitboss::sql", "not kept prepared: {sql}");
+            self.unprepared.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    fn cached(&self, sql: &str) {
+        if WATCH.load(Ordering::Relaxed) {
+            self.prepared.lock().unwrap_or_else(|p| p.into_inner()).insert(sql.to_string());
+        }
+    }
 }
 
 /// The reports of the connections to `url` (one record per address).
@@ -60,7 +107,12 @@ pub fn instrument_connections() {
                 InstrumentationEvent::StartQuery { query, .. } => {
                     log::trace!(target: "pitboss::sql", "{query}");
                     if let Some(h) = &mine {
-                        h.statements.fetch_add(1, Ordering::Relaxed);
+                        h.started(query);
+                    }
+                }
+                InstrumentationEvent::CacheQuery { sql, .. } => {
+                    if let Some(h) = &mine {
+                        h.cached(sql);
                     }
                 }
                 InstrumentationEvent::FinishQuery { error: Some(e), .. } if is_lost(e) => {

@@ -23,7 +23,7 @@ use chrono::{NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::upsert::excluded;
 
-use super::cached::by_text;
+use super::cached;
 use super::schema::{
     casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pool_days, pools, seating_totals, seatings,
     session_days, showdowns, table_days,
@@ -70,14 +70,14 @@ pub fn add_table_day(
         table_days::jackpot_cents.eq(table_days::jackpot_cents + excluded(table_days::jackpot_cents)),
         table_days::pool_in_cents.eq(table_days::pool_in_cents + excluded(table_days::pool_in_cents)),
     );
-    on_backend!(conn, |c| by_text(
+    cached::execute(
+        conn,
         diesel::insert_into(table_days::table)
             .values(row)
             .on_conflict((table_days::table_id, table_days::gaming_day))
             .do_update()
-            .set(set)
-    )
-    .execute(c))?;
+            .set(set),
+    )?;
     Ok(())
 }
 
@@ -112,14 +112,14 @@ pub fn add_pool_day(conn: &mut DbConnection, pool: PoolId, day: &str, d: PoolDay
         pool_days::other_cents.eq(pool_days::other_cents + excluded(pool_days::other_cents)),
         pool_days::paid_out_cents.eq(pool_days::paid_out_cents + excluded(pool_days::paid_out_cents)),
     );
-    on_backend!(conn, |c| by_text(
+    cached::execute(
+        conn,
         diesel::insert_into(pool_days::table)
             .values(row)
             .on_conflict((pool_days::pool_id, pool_days::gaming_day))
             .do_update()
-            .set(set)
-    )
-    .execute(c))?;
+            .set(set),
+    )?;
     Ok(())
 }
 
@@ -193,6 +193,26 @@ pub fn add_seating_totals(conn: &mut DbConnection, rows: &[(SeatingId, SeatingTo
         .do_update()
         .set(set)
         .execute(c))?;
+    Ok(())
+}
+
+/// Adds a hand's rake to its seatings' totals (each made at the seating's
+/// buy-in): one statement, kept prepared (a text per number of seats). A
+/// seating without its totals row is an error, never rake left out.
+pub fn add_rake(conn: &mut DbConnection, seatings: &[SeatingId], rake: Money) -> QueryResult<()> {
+    if seatings.is_empty() || rake.is_zero() {
+        return Ok(());
+    }
+    let updated = cached::execute(
+        conn,
+        diesel::update(seating_totals::table.filter(seating_totals::seating_id.eq_any(seatings)))
+            .set(seating_totals::rake_cents.eq(seating_totals::rake_cents + rake)),
+    )?;
+    if updated != seatings.len() {
+        return Err(diesel::result::Error::QueryBuilderError(
+            format!("books: {} of {} seatings have their totals", updated, seatings.len()).into(),
+        ));
+    }
     Ok(())
 }
 

@@ -280,28 +280,39 @@ pub struct StartChecks {
 /// The current ruleset with the table's status, its clock and the latest
 /// closed gaming day: one statement, for starting a hand.
 pub fn start_checks(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<StartChecks>> {
-    let status = table_status_changes::table
-        .filter(table_status_changes::table_id.eq(ruleset_versions::table_id))
-        .order(table_status_changes::id.desc())
-        .select(table_status_changes::status)
-        .limit(1)
-        .single_value();
-    let last_closed = gaming_day_signoffs::table
-        .filter(gaming_day_signoffs::action.eq("accountant"))
-        .select(diesel::dsl::max(gaming_day_signoffs::gaming_day))
-        .single_value();
+    use diesel::dsl::max;
+    // No `LIMIT`: SQLite plans a `LIMIT ?` with its bound value and so
+    // prepares the statement again at every execution (`latest` by `MAX`).
+    let latest_version = diesel::alias!(ruleset_versions as latest_version);
+    let latest_change = diesel::alias!(table_status_changes as latest_change);
+    let closed = diesel::alias!(gaming_day_signoffs as closed);
+    let version = latest_version
+        .filter(latest_version.field(ruleset_versions::table_id).eq(table))
+        .select(max(latest_version.field(ruleset_versions::version)));
+    let change = latest_change
+        .filter(latest_change.field(table_status_changes::table_id).eq(table))
+        .select(max(latest_change.field(table_status_changes::id)));
+    let last_closed = closed
+        .filter(closed.field(gaming_day_signoffs::action).eq("accountant"))
+        .select(max(closed.field(gaming_day_signoffs::gaming_day)));
     ruleset_versions::table
         .inner_join(casino_tables::table)
+        .left_join(table_status_changes::table.on(table_status_changes::id.nullable().eq_any(change)))
+        .left_join(
+            gaming_day_signoffs::table.on(gaming_day_signoffs::action
+                .eq("accountant")
+                .and(gaming_day_signoffs::gaming_day.nullable().eq_any(last_closed))),
+        )
         .filter(ruleset_versions::table_id.eq(table))
-        .order(ruleset_versions::version.desc())
+        .filter(ruleset_versions::version.nullable().eq_any(version))
         .select((
             RulesetRow::as_select(),
-            status,
+            table_status_changes::status.nullable(),
             casino_tables::time_zone,
             casino_tables::gaming_day_cutoff,
-            last_closed,
+            gaming_day_signoffs::gaming_day.nullable(),
         ))
-        .first::<(RulesetRow, Option<TableStatus>, String, String, Option<String>)>(conn)
+        .get_result::<(RulesetRow, Option<TableStatus>, String, String, Option<String>)>(conn)
         .optional()
         .map(|found| {
             found.map(|(ruleset, status, time_zone, gaming_day_cutoff, last_closed_day)| StartChecks {
@@ -328,16 +339,38 @@ pub struct Seated {
 /// Seated players by seat, with their stacks (each the running stack on the
 /// seating's latest ledger row, an index probe): one statement.
 pub fn active_seatings(conn: &mut DbConnection, table: TableId) -> QueryResult<Vec<Seated>> {
-    use super::schema::open_seatings;
-    let stack = latest_stack!(seatings::id);
+    use super::schema::{ledger_entries, open_seatings};
     // The seats taken now (kept by the database as seatings are made and
     // cashed out), not every seating the table ever had.
-    let seated: Vec<(SeatingId, SeatNo, String, Option<Money>)> = open_seatings::table
+    let seats = open_seatings::table
         .inner_join(seatings::table.on(seatings::id.eq(open_seatings::seating_id)))
         .filter(open_seatings::table_id.eq(table))
-        .order(open_seatings::seat.asc())
-        .select((seatings::id, seatings::seat, seatings::player, stack))
-        .load(conn)?;
+        .order(open_seatings::seat.asc());
+    let seated: Vec<(SeatingId, SeatNo, String, Option<Money>)> = match conn {
+        // On SQLite each seating's latest row is found by `MAX(id)`, not by
+        // `ORDER BY … LIMIT ?`: SQLite plans a bound `LIMIT` with its value,
+        // so a statement with one is prepared again at every run, and this
+        // one runs at every hand's start. (PostgreSQL would answer this form
+        // with a pass over the ledger.)
+        DbConnection::Sqlite(_) => {
+            let (latest, newest) = diesel::alias!(ledger_entries as latest, ledger_entries as newest);
+            let latest_id = newest
+                .filter(newest.field(ledger_entries::seating_id).eq(seatings::id.nullable()))
+                .select(diesel::dsl::max(newest.field(ledger_entries::id)));
+            seats
+                .left_join(latest.on(latest.field(ledger_entries::id).nullable().eq_any(latest_id)))
+                .select((
+                    seatings::id,
+                    seatings::seat,
+                    seatings::player,
+                    latest.field(ledger_entries::balance_after_cents).nullable(),
+                ))
+                .load(conn)?
+        }
+        DbConnection::Pg(_) => {
+            seats.select((seatings::id, seatings::seat, seatings::player, latest_stack!(seatings::id))).load(conn)?
+        }
+    };
     Ok(seated
         .into_iter()
         .map(|(seating, seat, player, stack)| Seated { seating, seat, player, stack: stack.unwrap_or_default() })
@@ -397,13 +430,17 @@ pub struct LastHand {
 
 pub fn last_hand(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<LastHand>> {
     type Row = (HandId, HandNumber, SeatNo, Option<i64>, Option<i64>);
+    // No `LIMIT` (see `start_checks`): the last number by `MAX`.
+    let other = diesel::alias!(hands as other);
+    let last_number =
+        other.filter(other.field(hands::table_id).eq(table)).select(diesel::dsl::max(other.field(hands::number)));
     let last: Option<Row> = hands::table
         .left_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
         .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
         .filter(hands::table_id.eq(table))
-        .order(hands::number.desc())
+        .filter(hands::number.nullable().eq_any(last_number))
         .select((hands::id, hands::number, hands::dealer_seat, showdowns::id.nullable(), hand_voids::id.nullable()))
-        .first(conn)
+        .get_result(conn)
         .optional()?;
     Ok(last.map(|(id, number, dealer_seat, committed, voided)| LastHand {
         id,

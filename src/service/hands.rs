@@ -278,8 +278,17 @@ fn hits(conn: &mut DbConnection, hand: HandId) -> Result<Vec<JackpotHitView>, Ap
 }
 
 fn view(conn: &mut DbConnection, hand: Hand) -> Result<HandView, AppError> {
-    let jackpot_hits = if hand.row.showdown.is_some() { hits(conn, hand.row.id)? } else { Vec::new() };
+    let jackpot_hits = hit_views(conn, &hand)?;
     view_with(hand, jackpot_hits)
+}
+
+/// A hand's jackpot hits (none before its showdown).
+fn hit_views(conn: &mut DbConnection, hand: &Hand) -> Result<Vec<JackpotHitView>, AppError> {
+    if hand.row.showdown.is_some() {
+        hits(conn, hand.row.id)
+    } else {
+        Ok(Vec::new())
+    }
 }
 
 /// The view of a hand whose hits are known.
@@ -807,7 +816,9 @@ pub fn commit(
 ) -> Result<CommitView, AppError> {
     let actor = actor.clone();
     let started = std::time::Instant::now();
-    let (created, hand) = db.write(Some(table), move |conn| {
+    // The answer's view is built after the write, off the writer (it reads
+    // the stored showdown back).
+    let (created, hand, jackpot_hits) = db.write(Some(table), move |conn| {
         let mut hand = load(conn, table, number)?;
         if hand.row.void.is_some() {
             return Err(AppError::conflict("hand_voided", format!("hand {number} was voided")));
@@ -817,7 +828,8 @@ pub fn commit(
         if let Some(stored) = &hand.row.showdown {
             let committed = stored_seats(stored)?;
             if seats_text(&committed)? == entered_text {
-                return Ok((false, view(conn, hand)?));
+                let hits = hit_views(conn, &hand)?;
+                return Ok((false, hand, hits));
             }
             let difference = showdown_difference(&committed, &entered);
             if idempotency_key.is_some() && stored.idempotency_key == idempotency_key {
@@ -894,11 +906,8 @@ pub fn commit(
                 pool_in: if hand.row.pool_id.is_some() { jackpot * n } else { Money::ZERO },
             },
         )?;
-        if !rake.is_zero() {
-            let totals: Vec<(SeatingId, SeatingTotals)> =
-                hand.seats.iter().map(|s| (s.seating_id, SeatingTotals { rake, ..Default::default() })).collect();
-            crate::db::rollups::add_seating_totals(conn, &totals)?;
-        }
+        let seatings: Vec<SeatingId> = hand.seats.iter().map(|s| s.seating_id).collect();
+        crate::db::rollups::add_rake(conn, &seatings, rake)?;
         let result_json = serde_json::to_string(&result).map_err(AppError::internal)?;
         let packed = showdown_z::pack(&entered_text, &result_json)?;
         q::insert_showdown(
@@ -979,8 +988,9 @@ pub fn commit(
             engine_input: None,
             result: None,
         });
-        Ok((true, view_with(hand, jackpot_hits)?))
+        Ok((true, hand, jackpot_hits))
     })?;
+    let hand = view_with(hand, jackpot_hits)?;
     if created {
         crate::metrics::hand_committed(started.elapsed());
     }

@@ -21,6 +21,7 @@ fn deal(seats: &[i64]) -> serde_json::Value {
 #[test]
 fn a_hand_costs_at_most_ten_statements_to_start_and_ten_to_commit() {
     let _ = env_logger::builder().is_test(true).try_init();
+    pitboss::db::watch_statements();
     for backend in backends() {
         let app = spawn_app(backend);
         let pool = request(&app, "POST", "/api/v1/pools", &json!({"name": "P", "seed": "100"}).to_string()).1;
@@ -31,19 +32,35 @@ fn a_hand_costs_at_most_ten_statements_to_start_and_ten_to_commit() {
             let body = json!({"seat": seat, "player": format!("P{seat}"), "buy_in": "1000"});
             assert_eq!(request(&app, "POST", "/api/v1/tables/1/seats", &body.to_string()).0, 201);
         }
+        let url = &app.database_url;
         let mut worst = (0, 0);
         for n in 1..=5 {
-            let before = pitboss::db::statements(&app.database_url);
+            let (before, unprepared) = (pitboss::db::statements(url), pitboss::db::unprepared(url));
             let (status, _) = request(&app, "POST", "/api/v1/tables/1/hands", "{}");
             assert_eq!(status, 201);
-            let started = pitboss::db::statements(&app.database_url) - before;
-            let before = pitboss::db::statements(&app.database_url);
+            let started = pitboss::db::statements(url) - before;
+            let start_unprepared = pitboss::db::unprepared(url) - unprepared;
+            let (before, unprepared) = (pitboss::db::statements(url), pitboss::db::unprepared(url));
             let (status, answer) =
                 request(&app, "POST", &format!("/api/v1/tables/1/hands/{n}/commit"), &deal(&[1, 2, 3, 4]).to_string());
             assert_eq!(status, 201, "{answer}");
-            let committed = pitboss::db::statements(&app.database_url) - before;
-            eprintln!("[{backend}] hand {n}: start {started} statements, commit {committed}");
+            let committed = pitboss::db::statements(url) - before;
+            let commit_unprepared = pitboss::db::unprepared(url) - unprepared;
+            eprintln!(
+                "[{backend}] hand {n}: start {started} statements ({start_unprepared} prepared again), commit \
+                 {committed} ({commit_unprepared} prepared again)"
+            );
             worst = (worst.0.max(started), worst.1.max(committed));
+            // From the third hand on, every statement is one the connections
+            // keep prepared (the first hands prepare them, on each of the
+            // pool's connections they happen to use).
+            if n >= 3 {
+                assert_eq!(
+                    (start_unprepared, commit_unprepared),
+                    (0, 0),
+                    "[{backend}] hand {n}: statements parsed and planned again (RUST_LOG=pitboss::sql=debug names them)"
+                );
+            }
         }
         assert!(worst.0 <= 10, "[{backend}] starting a hand ran {} statements", worst.0);
         assert!(worst.1 <= 10, "[{backend}] committing a hand ran {} statements", worst.1);
