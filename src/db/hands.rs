@@ -202,22 +202,8 @@ pub fn insert_hand_seats(conn: &mut DbConnection, seats: &[NewHandSeat]) -> Quer
             )
         })
         .collect();
-    // A fixed number of rows is a statement type of its own, which diesel
-    // keeps prepared; a `Vec` of rows would be prepared at every hand.
-    macro_rules! by_count {
-        ($rows:ident; $n:literal $($more:literal)*) => {
-            match <[_; $n]>::try_from($rows) {
-                Ok(fixed) => {
-                    crate::on_backend!(conn, |c| diesel::insert_into(hand_seats::table).values(fixed).execute(c))
-                }
-                Err($rows) => by_count!($rows; $($more)*),
-            }
-        };
-        ($rows:ident;) => {
-            crate::on_backend!(conn, |c| diesel::insert_into(hand_seats::table).values(&$rows).execute(c))
-        };
-    }
-    by_count!(rows; 1 2 3 4 5 6 7 8)?;
+    // Kept prepared: a statement per number of rows (see the macro).
+    insert_by_count!(conn, hand_seats::table, rows; 1 2 3 4 5 6 7 8)?;
     Ok(())
 }
 

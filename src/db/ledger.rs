@@ -104,23 +104,8 @@ pub fn insert_with(conn: &mut DbConnection, entries: &[NewEntry], known: &[(Seat
             )
         })
         .collect();
-    // A fixed number of rows is a statement type of its own, which diesel
-    // keeps prepared (with the ledger's triggers compiled in it); a `Vec`
-    // of rows would be parsed and compiled again at every hand (`cached`).
-    macro_rules! by_count {
-        ($rows:ident; $n:literal $($more:literal)*) => {
-            match <[_; $n]>::try_from($rows) {
-                Ok(fixed) => {
-                    crate::on_backend!(conn, |c| diesel::insert_into(ledger_entries::table).values(fixed).execute(c))
-                }
-                Err($rows) => by_count!($rows; $($more)*),
-            }
-        };
-        ($rows:ident;) => {
-            crate::on_backend!(conn, |c| diesel::insert_into(ledger_entries::table).values(&$rows).execute(c))
-        };
-    }
-    by_count!(rows; 1 2 3 4 5 6 7 8 9 10 11 12)?;
+    // Kept prepared: a statement per number of rows (see the macro).
+    insert_by_count!(conn, ledger_entries::table, rows; 1 2 3 4 5 6 7 8 9 10 11 12)?;
     Ok(())
 }
 

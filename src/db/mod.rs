@@ -20,6 +20,24 @@ macro_rules! latest_stack {
     }};
 }
 
+/// Inserts `rows` (a `Vec` of insertable tuples) into `table` in one
+/// statement. A fixed number of rows is a statement type of its own, which
+/// diesel keeps prepared (with the table's triggers compiled in it); a
+/// `Vec` of rows would be parsed and compiled again at every hand. Counts
+/// from 1 up to the listed ones are fixed-size arrays; more rows go in as
+/// the `Vec`.
+macro_rules! insert_by_count {
+    ($conn:ident, $table:path, $rows:ident; $n:literal $($more:literal)*) => {
+        match <[_; $n]>::try_from($rows) {
+            Ok(fixed) => $crate::on_backend!($conn, |c| diesel::insert_into($table).values(fixed).execute(c)),
+            Err($rows) => insert_by_count!($conn, $table, $rows; $($more)*),
+        }
+    };
+    ($conn:ident, $table:path, $rows:ident;) => {
+        $crate::on_backend!($conn, |c| diesel::insert_into($table).values(&$rows).execute(c))
+    };
+}
+
 pub mod audit;
 pub mod board;
 pub mod cached;
