@@ -209,8 +209,10 @@ pub fn add_rake(conn: &mut DbConnection, seatings: &[SeatingId], rake: Money) ->
             .set(seating_totals::rake_cents.eq(seating_totals::rake_cents + rake)),
     )?;
     if updated != seatings.len() {
+        // Not a `books:` refusal (those are the database's guards, answered
+        // 409): a missing totals row is a broken invariant, an internal error.
         return Err(diesel::result::Error::QueryBuilderError(
-            format!("books: {} of {} seatings have their totals", updated, seatings.len()).into(),
+            format!("only {updated} of the hand's {} seatings have their totals row", seatings.len()).into(),
         ));
     }
     Ok(())
