@@ -513,6 +513,14 @@
       save();
       schedule(50);
     });
+    // A count typed into a number field (missed turns, early cards) is
+    // checked as it is typed, not only when the field is left: the preview
+    // showed the settlement without it until then.
+    form.addEventListener("input", (e) => {
+      if (e.target.type !== "number") return;
+      save();
+      schedule(250);
+    });
 
     // ---- commit ----
     async function commitNow() {

@@ -714,6 +714,15 @@ async fn tournament_penalties_are_keyed_in_and_previewed() {
             client.find(Locator::Css(&css)).await.unwrap().send_keys(text).await.unwrap();
         }
     }
+    // The preview of the cards alone first: the count typed after it must
+    // check the hand again by itself (it once waited for the field to be
+    // left, and this test passed only when its typing beat the first check).
+    eventually("the preview without the penalty", || async {
+        let text = text_of(&client, "#preview").await;
+        text.contains("Final") || text.contains("set") || text.contains("FOUL")
+    })
+    .await;
+    assert!(!text_of(&client, "#preview").await.contains("91.00"));
     // Seat 1 missed a turn: it pays 3 and takes nothing from seat 2; it ends on 91.
     let missed = client.find(Locator::Css(".seat-entry[data-seat='1'] [data-field=missed_turns]")).await.unwrap();
     missed.send_keys("1").await.unwrap();
