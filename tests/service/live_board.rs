@@ -273,13 +273,12 @@ fn live_changes(backend: &str) {
 }
 
 /// A second app server on the same database, in this process.
-fn second_server(app: &TestApp) -> String {
+fn second_server(app: &TestApp) -> TestApp {
     let db = pitboss::db::connect(&app.database_url, 4).unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = listener.local_addr().unwrap().to_string();
-    let server = pitboss::web::run(listener, db).unwrap();
-    std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
-    base
+    let mut second = TestApp::at(&listener.local_addr().unwrap().to_string());
+    crate::support::serve(&mut second, pitboss::web::run(listener, db).unwrap());
+    second
 }
 
 #[test]
@@ -292,7 +291,7 @@ fn a_change_through_one_server_reaches_a_board_on_another_and_a_reconnect_catche
 fn two_servers(backend: &str) {
     let a = spawn_app(backend);
     room(&a);
-    let b = TestApp::at(&second_server(&a)).with_token(&a.token);
+    let b = second_server(&a).with_token(&a.token);
     let mut on_b = Stream::bearer(&b, &a.token);
     assert_eq!(on_b.status, 200);
     let first = on_b.next(WITHIN).expect("the board at once");

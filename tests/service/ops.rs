@@ -363,7 +363,7 @@ fn spawn_configured(config: pitboss::config::Config) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     app.base = listener.local_addr().unwrap().to_string();
     let service = pitboss::web::start(listener, db.clone(), &config).unwrap();
-    std::thread::spawn(move || actix_web::rt::System::new().block_on(service.server));
+    crate::support::serve(&mut app, service.server);
     app.db = Some(db);
     app
 }

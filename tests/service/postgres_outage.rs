@@ -87,9 +87,8 @@ fn postgres_outage_answers_503_and_recovers_by_itself() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("127.0.0.1:{}", listener.local_addr().unwrap().port());
     let token = crate::support::make_user(&db, "boss", &["admin", "floor", "dealer"], &[]);
-    let server = pitboss::web::run(listener, db).unwrap();
-    std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
-    let app = TestApp::at(&base).with_token(&token);
+    let mut app = TestApp::at(&base).with_token(&token);
+    crate::support::serve(&mut app, pitboss::web::run(listener, db).unwrap());
     assert_eq!(request(&app, "POST", "/api/v1/tables", r#"{"name":"T","preset":"simple","unit":"1"}"#).0, 201);
     assert_eq!(request(&app, "GET", "/readyz", "").0, 200);
 

@@ -28,7 +28,7 @@ fn spawn_casino(backend: &str) -> TestApp {
     app.base = listener.local_addr().unwrap().to_string();
     let config = pitboss::config::Config { time_zone: ZONE.parse().unwrap(), ..pitboss::config::Config::default() };
     let service = pitboss::web::start(listener, db.clone(), &config).unwrap();
-    std::thread::spawn(move || actix_web::rt::System::new().block_on(service.server));
+    crate::support::serve(&mut app, service.server);
     app.db = Some(db);
     app
 }

@@ -23,10 +23,23 @@ pub struct TestApp {
     pub db: Option<pitboss::db::Database>,
     _dir: Option<tempfile::TempDir>,
     pg_admin: Option<(String, String)>,
+    /// The server this app started (`serve`), stopped when it is dropped.
+    server: Option<(actix_web::dev::ServerHandle, std::thread::JoinHandle<()>)>,
 }
 
 impl Drop for TestApp {
+    /// Stops the server, then lets go of the database (its pool), then drops
+    /// a PostgreSQL database. A server left running kept its pool alive for
+    /// the rest of the run, and a pool whose database was dropped under it
+    /// dials it again every few seconds in its own threads until the process
+    /// ends, which is a load on the whole run, and a crash at its exit when a
+    /// dial is in OpenSSL while the exit handlers tear OpenSSL down.
     fn drop(&mut self) {
+        if let Some((handle, thread)) = self.server.take() {
+            actix_web::rt::System::new().block_on(handle.stop(false));
+            let _ = thread.join();
+        }
+        self.db = None;
         if let Some((admin, name)) = &self.pg_admin {
             if let Ok(mut c) = diesel::pg::PgConnection::establish(admin) {
                 let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
@@ -46,6 +59,7 @@ impl TestApp {
             db: None,
             _dir: None,
             pg_admin: None,
+            server: None,
         }
     }
 
@@ -152,6 +166,7 @@ pub fn fresh_database(backend: &str) -> TestApp {
         db: None,
         _dir: dir,
         pg_admin,
+        server: None,
     }
 }
 
@@ -162,12 +177,20 @@ fn spawn_app_with(backend: &str, boss: bool) -> TestApp {
         if boss { make_user(&db, "boss", &["dealer", "floor", "accountant", "admin"], &[]) } else { String::new() };
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    let server = pitboss::web::run(listener, db.clone()).unwrap();
-    std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
+    serve(&mut app, pitboss::web::run(listener, db.clone()).unwrap());
     app.base = format!("127.0.0.1:{port}");
     app.token = token;
     app.db = Some(db);
     app
+}
+
+/// Runs `server` on a thread of its own, for as long as `app` lives.
+pub fn serve(app: &mut TestApp, server: actix_web::dev::Server) {
+    let handle = server.handle();
+    let thread = std::thread::spawn(move || {
+        let _ = actix_web::rt::System::new().block_on(server);
+    });
+    app.server = Some((handle, thread));
 }
 
 /// A JSON request (`Null`: no body) answered with `status`; its answer.
