@@ -24,6 +24,9 @@ pub struct NewEntry<'a> {
     pub created_at: chrono::NaiveDateTime,
     /// For a seat row, the seating's stack after it (set by `insert`).
     pub balance_after_cents: Option<Money>,
+    /// For a hand result, the rake in its amount (a reversal of one: the
+    /// negative).
+    pub rake_cents: Option<Money>,
 }
 
 impl<'a> NewEntry<'a> {
@@ -40,6 +43,7 @@ impl<'a> NewEntry<'a> {
             reason: None,
             created_at: now(),
             balance_after_cents: None,
+            rake_cents: None,
         }
     }
 }
@@ -59,6 +63,7 @@ pub struct Entry {
     pub reason: Option<String>,
     pub created_at: chrono::NaiveDateTime,
     pub balance_after_cents: Option<Money>,
+    pub rake_cents: Option<Money>,
 }
 
 /// Appends rows in one statement. Seat rows get their running stack, from
@@ -101,6 +106,7 @@ pub fn insert_with(conn: &mut DbConnection, entries: &[NewEntry], known: &[(Seat
                 ledger_entries::reason.eq(e.reason.map(str::to_owned)),
                 ledger_entries::created_at.eq(e.created_at),
                 ledger_entries::balance_after_cents.eq(e.balance_after_cents),
+                ledger_entries::rake_cents.eq(e.rake_cents),
             )
         })
         .collect();

@@ -508,6 +508,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         Money,
         Option<EntryId>,
         NaiveDateTime,
+        Option<Money>,
     );
     let rows: Vec<Row> = ledger_entries::table
         .order(ledger_entries::id.asc())
@@ -522,6 +523,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
             ledger_entries::amount_cents,
             ledger_entries::reverses_id,
             ledger_entries::created_at,
+            ledger_entries::rake_cents,
         ))
         .load(conn)?;
     let kinds: BTreeMap<EntryId, EntryKind> = rows.iter().map(|r| (r.0, r.6)).collect();
@@ -566,7 +568,9 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         .collect::<Result<_, AppError>>()?;
     let mut pool_days: BTreeMap<(PoolId, String), PoolDayRow> = BTreeMap::new();
     let mut seatings: BTreeMap<SeatingId, SeatingTotalsRow> = BTreeMap::new();
-    for (_, table, hand, seating, pool, hit, kind, amount, reverses, at) in &rows {
+    for (_, table, hand, seating, pool, hit, kind, amount, reverses, at, rake) in &rows {
+        // A hand result's rake (its reversal's: the negative).
+        let rake = rake.unwrap_or_default();
         let counts_as = match (kind, reverses) {
             (EntryKind::Reversal, Some(r)) => kinds.get(r).copied().unwrap_or(*kind),
             _ => *kind,
@@ -581,6 +585,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
             let row = table_day(&mut table_days, &clocks, *t, d);
             match counts_as {
                 EntryKind::Rake => row.rake += -*amount,
+                EntryKind::HandResult => row.rake += rake,
                 EntryKind::HouseRake | EntryKind::ContributionRefund => row.house += *amount,
                 EntryKind::JackpotContribution => row.jackpot += *amount,
                 _ => {}
@@ -616,6 +621,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
                 EntryKind::AddOn => row.add_ons += *amount,
                 EntryKind::CashOut => row.cash_out += -*amount,
                 EntryKind::Rake => row.rake += -*amount,
+                EntryKind::HandResult => row.rake += rake,
                 EntryKind::JackpotPayout => row.payouts += *amount,
                 _ => {}
             }
@@ -722,6 +728,9 @@ pub fn rebuild_seating_totals(conn: &mut DbConnection) -> Result<(), AppError> {
             "CAST(SUM(CASE WHEN COALESCE(r.kind, l.kind) = '{kind}' THEN {sign}l.amount_cents ELSE 0 END) AS BIGINT)"
         )
     };
+    // The rake: the old `rake` rows' (negative), and the rake a hand result
+    // carries (its reversal: the negative; no other row carries one).
+    let rake = format!("CAST({} + COALESCE(SUM(l.rake_cents), 0) AS BIGINT)", sum("rake", "-"));
     let query = format!(
         "SELECT l.seating_id AS seating_id, {} AS buy_in, {} AS add_ons, {} AS cash_out, {} AS rake, {} AS payouts \
          FROM ledger_entries l LEFT JOIN ledger_entries r ON l.kind = 'reversal' AND r.id = l.reverses_id \
@@ -729,7 +738,7 @@ pub fn rebuild_seating_totals(conn: &mut DbConnection) -> Result<(), AppError> {
         sum("buy_in", ""),
         sum("add_on", ""),
         sum("cash_out", "-"),
-        sum("rake", "-"),
+        rake,
         sum("jackpot_payout", ""),
     );
     let sums: Vec<Sums> = diesel::sql_query(query).load(conn)?;

@@ -171,6 +171,7 @@ diesel::table! {
         reason -> Nullable<Text>,
         created_at -> Timestamp,
         balance_after_cents -> Nullable<Int8>,
+        rake_cents -> Nullable<Int8>,
     }
 }
 

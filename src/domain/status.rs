@@ -94,13 +94,15 @@ named_enum!(
         BuyIn => "buy_in",
         AddOn => "add_on",
         CashOut => "cash_out",
-        /// A seat's rake for a hand (negative).
+        /// A seat's rake for a hand (negative), as hands committed before
+        /// `hand_result` wrote it.
         Rake => "rake",
         /// The house's share of a hand's rake (positive).
         HouseRake => "house_rake",
         /// A pool's share of a hand's rake (positive).
         JackpotContribution => "jackpot_contribution",
-        /// One side of a settlement transaction (payer negative, payee positive).
+        /// A seat's net of a hand's settlement, as hands committed before
+        /// `hand_result` wrote it.
         Settlement => "settlement",
         /// A pool's seed (positive), at creation and after every locked hit.
         PoolSeed => "pool_seed",
@@ -116,6 +118,11 @@ named_enum!(
         /// the house refunds the contribution to the players (negative, on
         /// the table; it names the contribution row it stands for).
         ContributionRefund => "contribution_refund",
+        /// A seat's result of a hand: its stack change (the settlement's net
+        /// less the rake) on the row's `amount`, the rake in it on its
+        /// `rake`. Hands committed before this kind wrote a `rake` and a
+        /// `settlement` row instead.
+        HandResult => "hand_result",
     }
 );
 

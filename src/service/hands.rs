@@ -862,9 +862,6 @@ pub fn commit(
             |kind, amount| NewEntry { table_id: Some(table), hand_id: Some(hand_id), ..NewEntry::new(kind, amount) };
         let mut entries = Vec::new();
         if !rake.is_zero() {
-            for s in &hand.seats {
-                entries.push(NewEntry { seating_id: Some(s.seating_id), ..on_table(EntryKind::Rake, -rake) });
-            }
             entries.push(on_table(EntryKind::HouseRake, (rake - jackpot) * n));
         }
         if !jackpot.is_zero() {
@@ -876,8 +873,8 @@ pub fn commit(
             })?;
             entries.push(NewEntry { pool_id: Some(pool), ..on_table(EntryKind::JackpotContribution, jackpot * n) });
         }
-        // One settlement row per seat: its net from the hand's transactions
-        // (the transactions themselves are on the stored sheet).
+        // One row per seat, its result: the net of the hand's transactions
+        // (which are on the stored sheet) less its rake, with the rake in it.
         for s in &hand.seats {
             let mut net = Money::ZERO;
             for t in &result.transactions {
@@ -889,8 +886,12 @@ pub fn commit(
                     net += paid;
                 }
             }
-            if !net.is_zero() {
-                entries.push(NewEntry { seating_id: Some(s.seating_id), ..on_table(EntryKind::Settlement, net) });
+            if !(net.is_zero() && rake.is_zero()) {
+                entries.push(NewEntry {
+                    seating_id: Some(s.seating_id),
+                    rake_cents: Some(rake),
+                    ..on_table(EntryKind::HandResult, net - rake)
+                });
             }
         }
         crate::db::rollups::add_table_day(
@@ -1087,7 +1088,8 @@ pub fn void(
         // a recount from the rows books them on the same days.
         let at = now();
         let mut reversals: Vec<NewEntry> = Vec::with_capacity(entries.len());
-        for e in entries.iter().filter(|e| !e.amount_cents.is_zero()) {
+        // (A hand result of no stack change still gives its rake back.)
+        for e in entries.iter().filter(|e| !(e.amount_cents.is_zero() && e.rake_cents.is_none_or(|r| r.is_zero()))) {
             // Money of this hand that a later jackpot hit has locked stays in
             // that hit (a locked amount never changes).
             let locked_by = match e.pool_id {
@@ -1104,6 +1106,7 @@ pub fn void(
                     reverses_id: Some(e.id),
                     reason: Some(&ledger_reason),
                     created_at: at,
+                    rake_cents: e.rake_cents.map(|r| -r),
                     ..NewEntry::new(EntryKind::Reversal, -e.amount_cents)
                 }),
                 // The players still get their whole rake back: the house
@@ -1184,6 +1187,13 @@ pub fn void(
                         commit_day.rake += -a;
                         if let Some(s) = r.seating_id {
                             seats.push((s, SeatingTotals { rake: -a, ..Default::default() }));
+                        }
+                    }
+                    (_, Some(EntryKind::HandResult)) => {
+                        let rake = r.rake_cents.unwrap_or_default();
+                        commit_day.rake += rake;
+                        if let Some(s) = r.seating_id {
+                            seats.push((s, SeatingTotals { rake, ..Default::default() }));
                         }
                     }
                     (_, Some(EntryKind::HouseRake)) => commit_day.house += a,

@@ -1264,6 +1264,9 @@ pub struct EntryView {
     pub created_at: chrono::DateTime<chrono::Utc>,
     /// For a seat row, the seat's stack after it.
     pub stack_after: Option<Money>,
+    /// For a `hand_result`, the rake in its amount (a reversal of one: the
+    /// negative); null on every other row.
+    pub rake: Option<Money>,
 }
 
 impl From<ledger::Entry> for EntryView {
@@ -1281,6 +1284,7 @@ impl From<ledger::Entry> for EntryView {
             reason: e.reason,
             created_at: e.created_at.and_utc(),
             stack_after: e.balance_after_cents,
+            rake: e.rake_cents,
         }
     }
 }

@@ -232,6 +232,15 @@ fn sums_by_kind(rows: &[Value], keep: impl Fn(&Value) -> bool) -> HashMap<String
             "reversal" => kinds[&r["reverses_id"].as_i64().expect("a reversal names its row")].clone(),
             k => k.to_string(),
         };
+        if kind == "hand_result" {
+            // A seat's result of a hand: its rake (the row's `rake`, a
+            // reversal's the negative) and its settlement net, the rest of
+            // its amount; summed as the two rows a hand wrote before.
+            let rake = dec(&r["rake"]);
+            *sums.entry("rake".to_string()).or_insert(Decimal::ZERO) -= rake;
+            *sums.entry("settlement".to_string()).or_insert(Decimal::ZERO) += dec(&r["amount"]) + rake;
+            continue;
+        }
         *sums.entry(kind).or_insert(Decimal::ZERO) += dec(&r["amount"]);
     }
     sums

@@ -577,17 +577,15 @@ impl<'a> Table<'a> {
         let seating = |seat: i64| seat_of(&hand["seats"], seat)["seating_id"].clone();
         let mut expected_rows: Vec<(String, Value, Value, Decimal)> = Vec::new(); // kind, seating, pool, amount
         if !rake.is_zero() {
-            for &seat in &dealt {
-                expected_rows.push(("rake".into(), seating(seat), Value::Null, -rake));
-            }
             expected_rows.push(("house_rake".into(), Value::Null, Value::Null, (rake - jackpot) * n));
         }
         if !jackpot.is_zero() {
             expected_rows.push(("jackpot_contribution".into(), json!(self.pool), Value::Null, jackpot * n));
         }
-        // Settlement: one row per seat, its net over the hand's payments
-        // (the payments themselves are in the stored result); none at zero.
-        let mut nets: Vec<(i64, Decimal)> = Vec::new();
+        // One row per seat, its result: its net over the hand's payments
+        // (the payments themselves are in the stored result) less its rake,
+        // with the rake in it; none when both are zero.
+        let mut nets: Vec<(i64, Decimal)> = dealt.iter().map(|&seat| (seat, Decimal::ZERO)).collect();
         for t in arr(&result["transactions"]) {
             let paid = dec(&t["paid"]);
             for (seat, amount) in [(t["payer"].as_i64().unwrap(), -paid), (t["payee"].as_i64().unwrap(), paid)] {
@@ -598,8 +596,9 @@ impl<'a> Table<'a> {
             }
         }
         for (seat, net) in nets {
-            if !net.is_zero() {
-                expected_rows.push(("settlement".into(), seating(seat), Value::Null, net));
+            if !(net.is_zero() && rake.is_zero()) {
+                let kind = format!("hand_result, rake {}", rake.normalize());
+                expected_rows.push((kind, seating(seat), Value::Null, net - rake));
             }
         }
         let hits = arr(&committed["jackpot_hits"]).clone();
@@ -632,7 +631,10 @@ impl<'a> Table<'a> {
                 assert_eq!(r["hand_id"], hand_id, "one hand's rows: {r}");
                 assert_eq!(r["table_id"], json!(self.id));
                 assert!(r["reverses_id"].is_null() && r["reason"].is_null());
-                let kind = r["kind"].as_str().unwrap().to_string();
+                let kind = match &r["rake"] {
+                    Value::Null => r["kind"].as_str().unwrap().to_string(),
+                    rake => format!("{}, rake {}", r["kind"].as_str().unwrap(), dec(rake).normalize()),
+                };
                 // Contributions are the pool's: keep them in one column.
                 let pool = if kind == "jackpot_contribution" { Value::Null } else { r["pool_id"].clone() };
                 let first = if kind == "jackpot_contribution" { r["pool_id"].clone() } else { r["seating_id"].clone() };
@@ -732,7 +734,7 @@ impl<'a> Table<'a> {
 // The invariants, from the API alone
 // ---------------------------------------------------------------------------
 
-const SEAT_KINDS: &[&str] = &["buy_in", "add_on", "cash_out", "rake", "settlement", "jackpot_payout"];
+const SEAT_KINDS: &[&str] = &["buy_in", "add_on", "cash_out", "rake", "settlement", "hand_result", "jackpot_payout"];
 const POOL_KINDS: &[&str] = &["jackpot_contribution", "pool_seed", "jackpot_lock", "jackpot_return"];
 /// Money that enters or leaves the table's books; every other kind is double entry.
 const EXTERNAL_KINDS: &[&str] =
@@ -892,10 +894,26 @@ impl<'a> Audit<'a> {
                         assert!(amount <= Decimal::ZERO, "{kind} row is positive: {row}");
                     }
                     assert!(
-                        positive.contains(&kind) || negative.contains(&kind) || kind == "settlement",
+                        positive.contains(&kind)
+                            || negative.contains(&kind)
+                            || kind == "settlement"
+                            || kind == "hand_result",
                         "unknown ledger kind {kind}"
                     );
                 }
+                // The rake in a hand result (its reversal's: the negative);
+                // no other row carries one.
+                let row_rake = match &row["rake"] {
+                    Value::Null => {
+                        assert_ne!(original, "hand_result", "a hand result without its rake: {row}");
+                        Decimal::ZERO
+                    }
+                    r => {
+                        assert_eq!(original, "hand_result", "a rake on a {original} row: {row}");
+                        assert!((kind == "hand_result") == (dec(r) >= Decimal::ZERO), "the rake's sign: {row}");
+                        dec(r)
+                    }
+                };
                 *by_kind.entry(original.to_string()).or_default() += amount;
                 match (row["seating_id"].as_i64(), row["pool_id"].as_i64()) {
                     (Some(s), None) => {
@@ -919,6 +937,11 @@ impl<'a> Audit<'a> {
                     match original {
                         "rake" | "house_rake" | "jackpot_contribution" | "contribution_refund" => e.0 += amount,
                         "settlement" => e.1 += amount,
+                        // Its rake goes to the rake side, the rest is its net.
+                        "hand_result" => {
+                            e.0 -= row_rake;
+                            e.1 += amount + row_rake;
+                        }
                         _ => {}
                     }
                 } else {
@@ -1356,13 +1379,9 @@ fn full_session(backend: &str) {
     let sum_kind =
         |k: &str| -> Decimal { ledger.iter().filter(|r| r["kind"] == json!(k)).map(|r| dec(&r["amount"])).sum() };
     let live_hands = 19; // hand 11 was voided
-    let rake_taken: Decimal = -sum_kind("rake")
-        - ledger
-            .iter()
-            .filter(|r| r["kind"] == json!("reversal") && r["seating_id"].is_i64())
-            .filter(|r| ledger.iter().any(|o| o["id"] == r["reverses_id"] && o["kind"] == json!("rake")))
-            .map(|r| dec(&r["amount"]))
-            .sum::<Decimal>();
+                         // The rake: on each seat's hand result, given back by a void's reversal.
+    let rake_taken: Decimal = ledger.iter().filter(|r| !r["rake"].is_null()).map(|r| dec(&r["rake"])).sum();
+    assert!(sum_kind("rake").is_zero() && sum_kind("settlement").is_zero(), "a hand writes one row a seat");
     assert_eq!(sum_kind("buy_in") + sum_kind("add_on"), d("712"));
     assert_eq!(cashed, d("712") - rake_taken, "cash-outs = buy-ins + add-ons − rake ({live_hands} hands)");
     audit.check();
@@ -2201,29 +2220,8 @@ fn concurrency(backend: &str) {
                 assert_eq!(a["hand"], hand, "every answer is the one commit");
             }
             let rows = t.ledger().len() - ledger0.len();
-            // Rake per seat, the house, the pool, a settlement per seat
-            // whose net is not zero.
-            let settled = arr(&hand["seats"])
-                .iter()
-                .filter(|seat| {
-                    let n = seat["seat"].clone();
-                    let net: Decimal = arr(&hand["result"]["transactions"])
-                        .iter()
-                        .map(|x| {
-                            let paid = dec(&x["paid"]);
-                            if x["payee"] == n {
-                                paid
-                            } else if x["payer"] == n {
-                                -paid
-                            } else {
-                                Decimal::ZERO
-                            }
-                        })
-                        .sum();
-                    !net.is_zero()
-                })
-                .count();
-            assert_eq!(rows, 4 + 1 + 1 + settled, "hand {number}: one commit's rows");
+            // A result per seat (each raked), the house's share, the pool's.
+            assert_eq!(rows, 4 + 1 + 1, "hand {number}: one commit's rows");
             audit.check();
         }
         // Different showdowns at once: one wins, the other is a conflict.

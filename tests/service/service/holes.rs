@@ -526,5 +526,76 @@ fn the_database_itself_refuses_wrong_books() {
         .expect_err("a lock with no hit, taking a pool below zero");
         assert!(pitboss::domain::AppError::from(e).to_string().contains("books refused"));
         assert_eq!(t.stack(1), d("100"), "nothing changed");
+
+        // A seat's result of a hand carries the rake in it; a reversal gives
+        // that rake back too.
+        use rust_decimal::prelude::ToPrimitive;
+        let raked = Table::create(&app, "Raked", None, "simple", "1", "0.50", "0");
+        for seat in [1, 2] {
+            raked.seat(seat, "P", "100");
+        }
+        raked.start(None);
+        raked.commit(1, &Showdown::deal(&DEAL_A, &[1, 2], 0));
+        let ledger = raked.ledger();
+        let results: Vec<&Value> = ledger.iter().filter(|r| r["kind"] == json!("hand_result")).collect();
+        assert_eq!(results.len(), 2, "one row a seat: {ledger:?}");
+        let row = results[0];
+        let (id, hand, seating) = (&row["id"], &row["hand_id"], &row["seating_id"]);
+        let amount = (dec(&row["amount"]) * Decimal::from(100)).to_i64().unwrap();
+        assert_eq!(dec(&row["rake"]), d("0.50"));
+        let after = (dec(&row["stack_after"]) * Decimal::from(100)).to_i64().unwrap();
+        let columns =
+            "table_id, hand_id, seating_id, kind, amount_cents, rake_cents, reverses_id, reason, created_at, \
+                       balance_after_cents";
+        let attempts = [
+            // A reversal that keeps the rake.
+            format!(
+                "INSERT INTO ledger_entries ({columns}) VALUES ({}, {hand}, {seating}, 'reversal', {}, NULL, {id}, \
+                 'x', {now}, {})",
+                raked.id,
+                -amount,
+                after - amount
+            ),
+            // A reversal that gives back another rake.
+            format!(
+                "INSERT INTO ledger_entries ({columns}) VALUES ({}, {hand}, {seating}, 'reversal', {}, -49, {id}, \
+                 'x', {now}, {})",
+                raked.id,
+                -amount,
+                after - amount
+            ),
+            // A hand result without its rake, or with a negative one.
+            format!(
+                "INSERT INTO ledger_entries ({columns}) VALUES ({}, {hand}, {seating}, 'hand_result', 100, NULL, \
+                 NULL, NULL, {now}, {})",
+                raked.id,
+                after + 100
+            ),
+            format!(
+                "INSERT INTO ledger_entries ({columns}) VALUES ({}, {hand}, {seating}, 'hand_result', 100, -50, \
+                 NULL, NULL, {now}, {})",
+                raked.id,
+                after + 100
+            ),
+            // A rake on a row that is not a hand's.
+            format!(
+                "INSERT INTO ledger_entries ({columns}) VALUES ({}, NULL, {seating}, 'add_on', 100, 50, NULL, NULL, \
+                 {now}, {})",
+                raked.id,
+                after + 100
+            ),
+        ];
+        for sql in &attempts {
+            let e = diesel::sql_query(sql.as_str()).execute(&mut **db.conn().unwrap()).expect_err(sql);
+            let e = pitboss::domain::AppError::from(e);
+            assert!(e.code == "books_refused", "{sql}: {e:?}");
+        }
+        assert_eq!(raked.ledger(), ledger, "nothing changed");
+        // The void gives the rake back with the settlement.
+        raked.void(1, "misdeal");
+        let reversals: Vec<Value> = raked.ledger()[ledger.len()..].to_vec();
+        let mine = reversals.iter().find(|r| r["reverses_id"] == *id).expect("the row's reversal");
+        assert_eq!((dec(&mine["amount"]), dec(&mine["rake"])), (-dec(&row["amount"]), d("-0.50")));
+        assert_eq!((raked.stack(1), raked.stack(2)), (d("100"), d("100")));
     });
 }
