@@ -36,7 +36,9 @@ impl Drop for TestApp {
     /// dial is in OpenSSL while the exit handlers tear OpenSSL down.
     fn drop(&mut self) {
         if let Some((handle, thread)) = self.server.take() {
-            actix_web::rt::System::new().block_on(handle.stop(false));
+            // On a thread of its own: a browser test drops its app inside
+            // its own runtime, which cannot start another.
+            let _ = std::thread::spawn(move || actix_web::rt::System::new().block_on(handle.stop(false))).join();
             let _ = thread.join();
         }
         self.db = None;
