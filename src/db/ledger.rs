@@ -66,6 +66,17 @@ pub struct Entry {
     pub rake_cents: Option<Money>,
 }
 
+/// The rake a row takes from its seat, counted as the kind `counts_as` (a
+/// reversal: the kind of the row it reverses, giving the rake back): an old
+/// `rake` row's negative amount, a hand result's `rake_cents`; none else.
+pub fn rake_taken(counts_as: EntryKind, amount: Money, rake_cents: Option<Money>) -> Money {
+    match counts_as {
+        EntryKind::Rake => -amount,
+        EntryKind::HandResult => rake_cents.unwrap_or_default(),
+        _ => Money::ZERO,
+    }
+}
+
 /// Appends rows in one statement. Seat rows get their running stack, from
 /// `known` stacks where the caller has them, else from the seating's latest
 /// row; the caller holds the table's write lock, so a seating's rows are

@@ -569,12 +569,11 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
     let mut pool_days: BTreeMap<(PoolId, String), PoolDayRow> = BTreeMap::new();
     let mut seatings: BTreeMap<SeatingId, SeatingTotalsRow> = BTreeMap::new();
     for (_, table, hand, seating, pool, hit, kind, amount, reverses, at, rake) in &rows {
-        // A hand result's rake (its reversal's: the negative).
-        let rake = rake.unwrap_or_default();
         let counts_as = match (kind, reverses) {
             (EntryKind::Reversal, Some(r)) => kinds.get(r).copied().unwrap_or(*kind),
             _ => *kind,
         };
+        let rake = super::ledger::rake_taken(counts_as, *amount, *rake);
         // A table's day: by its hand's commit day (rake, house, jackpot).
         if let Some((t, d)) = hand.and_then(|h| hand_day.get(&h)) {
             // A void's rows of a corrected hand count on the day booked.
@@ -583,9 +582,8 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
                 _ => d,
             };
             let row = table_day(&mut table_days, &clocks, *t, d);
+            row.rake += rake;
             match counts_as {
-                EntryKind::Rake => row.rake += -*amount,
-                EntryKind::HandResult => row.rake += rake,
                 EntryKind::HouseRake | EntryKind::ContributionRefund => row.house += *amount,
                 EntryKind::JackpotContribution => row.jackpot += *amount,
                 _ => {}
@@ -620,11 +618,10 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
                 EntryKind::BuyIn => row.buy_in += *amount,
                 EntryKind::AddOn => row.add_ons += *amount,
                 EntryKind::CashOut => row.cash_out += -*amount,
-                EntryKind::Rake => row.rake += -*amount,
-                EntryKind::HandResult => row.rake += rake,
                 EntryKind::JackpotPayout => row.payouts += *amount,
                 _ => {}
             }
+            row.rake += rake;
         }
     }
     let nonzero_table = |r: &TableDayRow| {

@@ -1183,14 +1183,8 @@ pub fn void(
                 let a = r.amount_cents;
                 match (r.kind, kind_of(r.reverses_id)) {
                     (EntryKind::ContributionRefund, _) => commit_day.house += a,
-                    (_, Some(EntryKind::Rake)) => {
-                        commit_day.rake += -a;
-                        if let Some(s) = r.seating_id {
-                            seats.push((s, SeatingTotals { rake: -a, ..Default::default() }));
-                        }
-                    }
-                    (_, Some(EntryKind::HandResult)) => {
-                        let rake = r.rake_cents.unwrap_or_default();
+                    (_, Some(k @ (EntryKind::Rake | EntryKind::HandResult))) => {
+                        let rake = ledger::rake_taken(k, a, r.rake_cents);
                         commit_day.rake += rake;
                         if let Some(s) = r.seating_id {
                             seats.push((s, SeatingTotals { rake, ..Default::default() }));
