@@ -76,30 +76,27 @@ pub struct HandSeatRow {
     pub fantasyland_cards: Option<i32>,
 }
 
-/// A hand with its ruleset version, commit, void and seats dealt in, in one
-/// query (a row per seat).
+/// A hand with its ruleset version, commit, void and seats dealt in: one
+/// query (a hand started before seats were kept in its row: and one for its
+/// `hand_seats` rows with their players).
 pub fn hand(
     conn: &mut DbConnection,
     table: TableId,
     number: HandNumber,
 ) -> QueryResult<Option<(HandRow, Vec<HandSeatRow>)>> {
     type Row = (
-        (HandId, SeatNo, chrono::NaiveDateTime, Option<PoolId>, String, String),
+        (HandId, SeatNo, chrono::NaiveDateTime, Option<PoolId>, String, String, Option<String>),
         RulesetRow,
         Option<StoredShowdown>,
         Option<StoredVoid>,
-        HandSeatRow,
     );
-    let rows: Vec<Row> = hands::table
+    let row: Option<Row> = hands::table
         .inner_join(ruleset_versions::table.on(ruleset_versions::id.eq(hands::ruleset_version_id)))
         .inner_join(casino_tables::table.on(casino_tables::id.eq(hands::table_id)))
-        .inner_join(hand_seats::table.on(hand_seats::hand_id.eq(hands::id)))
-        .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
         .left_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
         .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
         .filter(hands::table_id.eq(table))
         .filter(hands::number.eq(number))
-        .order(hand_seats::seat.asc())
         .select((
             (
                 hands::id,
@@ -108,29 +105,37 @@ pub fn hand(
                 casino_tables::pool_id,
                 casino_tables::time_zone,
                 casino_tables::gaming_day_cutoff,
+                hands::seats,
             ),
             RulesetRow::as_select(),
             SHOWDOWN_COLUMNS.nullable(),
             (hand_voids::reason, hand_voids::note).nullable(),
-            (
-                hand_seats::seat,
-                hand_seats::seating_id,
-                hand_seats::stack_start_cents,
-                hand_seats::in_fantasyland,
-                seatings::player,
-                hand_seats::exposure_start_cents,
-                hand_seats::fantasyland_cards,
-            ),
         ))
-        .load(conn)?;
-    let mut rows = rows.into_iter();
-    let Some(((id, dealer_seat, started_at, pool_id, time_zone, gaming_day_cutoff), ruleset, showdown, void, first)) =
-        rows.next()
+        // Loaded, not `first`: a bound LIMIT would be prepared again at every
+        // hand on SQLite. (table, number) is unique.
+        .load(conn)?
+        .into_iter()
+        .next();
+    let Some(((id, dealer_seat, started_at, pool_id, time_zone, gaming_day_cutoff, packed), ruleset, showdown, void)) =
+        row
     else {
         return Ok(None);
     };
-    let mut seats = vec![first];
-    seats.extend(rows.map(|r| r.4));
+    let seats = match packed {
+        Some(text) => unpack_seats(&text)?
+            .into_iter()
+            .map(|s| HandSeatRow {
+                seat: s.seat,
+                seating_id: s.seating_id,
+                stack_start_cents: s.stack_start_cents,
+                in_fantasyland: s.in_fantasyland,
+                player: s.player,
+                exposure_start_cents: s.exposure_start_cents,
+                fantasyland_cards: s.fantasyland_cards,
+            })
+            .collect(),
+        None => hand_seat_rows(conn, id)?,
+    };
     let hand = HandRow {
         id,
         table_id: table,
@@ -147,9 +152,23 @@ pub fn hand(
     Ok(Some((hand, seats)))
 }
 
-/// (seat, seating) of the seats dealt in to a hand.
-pub fn seatings_of(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<(SeatNo, SeatingId)>> {
-    hand_seats::table.filter(hand_seats::hand_id.eq(hand)).select((hand_seats::seat, hand_seats::seating_id)).load(conn)
+/// The seats of a hand started before seats were kept in the hand's row: its
+/// `hand_seats` rows, with their players.
+fn hand_seat_rows(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<HandSeatRow>> {
+    hand_seats::table
+        .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
+        .filter(hand_seats::hand_id.eq(hand))
+        .order(hand_seats::seat.asc())
+        .select((
+            hand_seats::seat,
+            hand_seats::seating_id,
+            hand_seats::stack_start_cents,
+            hand_seats::in_fantasyland,
+            seatings::player,
+            hand_seats::exposure_start_cents,
+            hand_seats::fantasyland_cards,
+        ))
+        .load(conn)
 }
 
 pub struct NewHand {
@@ -158,8 +177,11 @@ pub struct NewHand {
     pub dealer_seat: SeatNo,
     pub ruleset: crate::domain::RulesetVersionId,
     pub started_at: chrono::NaiveDateTime,
+    /// The seats dealt in, in seat order.
+    pub seats: Vec<NewHandSeat>,
 }
 
+/// A hand and its seats: one row.
 pub fn insert_hand(conn: &mut DbConnection, h: &NewHand) -> QueryResult<HandId> {
     diesel::insert_into(hands::table)
         .values((
@@ -168,43 +190,85 @@ pub fn insert_hand(conn: &mut DbConnection, h: &NewHand) -> QueryResult<HandId> 
             hands::dealer_seat.eq(h.dealer_seat),
             hands::ruleset_version_id.eq(h.ruleset),
             hands::started_at.eq(h.started_at),
+            hands::seats.eq(pack_seats(&h.seats)),
         ))
         .returning(hands::id)
         .get_result(conn)
 }
 
 /// A seat dealt in.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewHandSeat {
-    pub hand_id: HandId,
     pub seat: SeatNo,
     pub seating_id: SeatingId,
+    /// The seating's player (a seating never changes).
+    pub player: String,
     pub stack_start_cents: Money,
     pub in_fantasyland: bool,
     pub exposure_start_cents: Option<Money>,
     pub fantasyland_cards: Option<i32>,
 }
 
-/// The seats of a hand, in one statement on both backends (values bound as
-/// they are, NULL included, so SQLite takes them in one INSERT).
-pub fn insert_hand_seats(conn: &mut DbConnection, seats: &[NewHandSeat]) -> QueryResult<()> {
-    let rows: Vec<_> = seats
+/// A hand's seats as its row keeps them (`hands.seats`, see the migration
+/// `hand_seats_in_hand`): a JSON array with `[seat, seating, player, stack at
+/// the start in cents]` for each seat, and for a seat in fantasyland or with
+/// an exposure carried over `[seat, seating, player, stack, in fantasyland (0
+/// or 1), exposure at the start in cents or null, cards dealt or null]`.
+pub fn pack_seats(seats: &[NewHandSeat]) -> String {
+    let seats: Vec<serde_json::Value> = seats
         .iter()
         .map(|s| {
-            (
-                hand_seats::hand_id.eq(s.hand_id),
-                hand_seats::seat.eq(s.seat),
-                hand_seats::seating_id.eq(s.seating_id),
-                hand_seats::stack_start_cents.eq(s.stack_start_cents),
-                hand_seats::in_fantasyland.eq(s.in_fantasyland),
-                hand_seats::exposure_start_cents.eq(s.exposure_start_cents),
-                hand_seats::fantasyland_cards.eq(s.fantasyland_cards),
-            )
+            let mut seat = vec![
+                s.seat.get().into(),
+                s.seating_id.get().into(),
+                s.player.as_str().into(),
+                s.stack_start_cents.cents().into(),
+            ];
+            if s.in_fantasyland || s.exposure_start_cents.is_some() || s.fantasyland_cards.is_some() {
+                seat.push(i32::from(s.in_fantasyland).into());
+                seat.push(s.exposure_start_cents.map(Money::cents).into());
+                seat.push(s.fantasyland_cards.into());
+            }
+            serde_json::Value::Array(seat)
         })
         .collect();
-    // Kept prepared: a statement per number of rows (see the macro).
-    insert_by_count!(conn, hand_seats::table, rows; 1 2 3 4 5 6 7 8)?;
-    Ok(())
+    serde_json::Value::Array(seats).to_string()
+}
+
+/// The seats [`pack_seats`] wrote.
+pub fn unpack_seats(text: &str) -> QueryResult<Vec<NewHandSeat>> {
+    use serde_json::Value;
+    let bad = |why: String| diesel::result::Error::DeserializationError(format!("a hand's seats: {why}").into());
+    let whole = |v: &Value| v.as_i64().ok_or_else(|| bad(format!("{v} is not a whole number")));
+    let maybe = |v: &Value| if v.is_null() { Ok(None) } else { whole(v).map(Some) };
+    let seats: Vec<Vec<Value>> = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    seats
+        .into_iter()
+        .map(|s| {
+            let (seat, seating, player, stack, rest) = match s.as_slice() {
+                [seat, seating, Value::String(player), stack, rest @ ..] => (seat, seating, player, stack, rest),
+                _ => return Err(bad(format!("{s:?} does not start with a seat, a seating, a player and a stack"))),
+            };
+            let (in_fantasyland, exposure, cards) = match rest {
+                [] => (false, None, None),
+                [fl, exposure, cards] => match whole(fl)? {
+                    fl @ (0 | 1) => (fl == 1, maybe(exposure)?, maybe(cards)?),
+                    other => return Err(bad(format!("in fantasyland is {other}"))),
+                },
+                _ => return Err(bad(format!("{s:?} has a wrong tail"))),
+            };
+            let narrow = |n: i64| i32::try_from(n).map_err(|_| bad(format!("{n} is out of range")));
+            Ok(NewHandSeat {
+                seat: SeatNo(narrow(whole(seat)?)?),
+                seating_id: SeatingId(whole(seating)?),
+                player: player.clone(),
+                stack_start_cents: Money::from_cents(whole(stack)?),
+                in_fantasyland,
+                exposure_start_cents: exposure.map(Money::from_cents),
+                fantasyland_cards: cards.map(narrow).transpose()?,
+            })
+        })
+        .collect()
 }
 
 /// A showdown in the compact form.
@@ -310,4 +374,56 @@ pub fn open_hand_count(conn: &mut DbConnection) -> QueryResult<i64> {
         .filter(not(exists(hand_voids::table.filter(hand_voids::hand_id.eq(hands::id)))))
         .count()
         .get_result(conn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(seat: i32, seating: i64, stack: i64) -> NewHandSeat {
+        NewHandSeat {
+            seat: SeatNo(seat),
+            seating_id: SeatingId(seating),
+            player: format!("P{seat} \"Ace\" Zoë"),
+            stack_start_cents: Money::from_cents(stack),
+            in_fantasyland: false,
+            exposure_start_cents: None,
+            fantasyland_cards: None,
+        }
+    }
+
+    #[test]
+    fn a_hands_seats_are_kept_short_and_read_back_as_written() {
+        let plain = vec![seat(1, 7, 50_000), seat(3, 9, 0)];
+        assert_eq!(pack_seats(&plain), r#"[[1,7,"P1 \"Ace\" Zoë",50000],[3,9,"P3 \"Ace\" Zoë",0]]"#);
+        assert_eq!(unpack_seats(&pack_seats(&plain)).unwrap(), plain);
+        let open_face = vec![
+            NewHandSeat { in_fantasyland: true, fantasyland_cards: Some(14), ..seat(2, 8, 1_250) },
+            NewHandSeat { exposure_start_cents: Some(Money::from_cents(900)), ..seat(5, 11, 1_000) },
+        ];
+        assert_eq!(
+            pack_seats(&open_face),
+            r#"[[2,8,"P2 \"Ace\" Zoë",1250,1,null,14],[5,11,"P5 \"Ace\" Zoë",1000,0,900,null]]"#
+        );
+        assert_eq!(unpack_seats(&pack_seats(&open_face)).unwrap(), open_face);
+    }
+
+    #[test]
+    fn seats_not_as_written_are_an_error_not_a_guess() {
+        for text in [
+            "",
+            "{}",
+            r#"[[1,7,"a"]]"#,
+            r#"[[1,7,"a",null]]"#,
+            "[[1,7,5,5]]",
+            r#"[[1,7,"a",5,2,null,null]]"#,
+            r#"[[1,7,"a",5,0]]"#,
+            r#"[[1,7,"a",5.5]]"#,
+            r#"[[1,7,"a",5,0,1,2,3]]"#,
+            r#"[[1,7,"a",5,0,"x",null]]"#,
+            r#"[[9999999999,7,"a",5]]"#,
+        ] {
+            assert!(unpack_seats(text).is_err(), "{text}");
+        }
+    }
 }

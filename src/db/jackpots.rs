@@ -187,21 +187,46 @@ pub fn insert_signoff(
 
 /// The seats dealt in to a hand: (seat, seating, player).
 pub fn hand_players(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<(SeatNo, SeatingId, String)>> {
-    hand_seats::table
-        .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
-        .filter(hand_seats::hand_id.eq(hand))
-        .order(hand_seats::seat.asc())
-        .select((hand_seats::seat, hand_seats::seating_id, seatings::player))
-        .load(conn)
+    let packed: Option<String> = hands::table.find(hand).select(hands::seats).first(conn)?;
+    let Some(text) = packed else {
+        // A hand started before seats were kept in its row.
+        return hand_seats::table
+            .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
+            .filter(hand_seats::hand_id.eq(hand))
+            .order(hand_seats::seat.asc())
+            .select((hand_seats::seat, hand_seats::seating_id, seatings::player))
+            .load(conn);
+    };
+    Ok(super::hands::unpack_seats(&text)?.into_iter().map(|s| (s.seat, s.seating_id, s.player)).collect())
 }
 
-/// The hits whose hand dealt `seating` in.
+/// The hits whose hand dealt `seating` in: among the hits of the seating's
+/// table, those whose hand's seats name it (and, for hands started before
+/// seats were kept in the hand's row, those whose `hand_seats` rows name it).
+/// Hits are rare, so reading a table's hits and their hands' seats is cheap;
+/// a filter on the time the seating sat down would trust the clocks of
+/// several app servers to agree.
 pub fn hits_dealing(conn: &mut DbConnection, seating: SeatingId) -> QueryResult<Vec<HitId>> {
-    jackpot_hits::table
+    let mut hits: Vec<HitId> = jackpot_hits::table
         .inner_join(hand_seats::table.on(hand_seats::hand_id.eq(jackpot_hits::hand_id)))
         .filter(hand_seats::seating_id.eq(seating))
         .select(jackpot_hits::id)
-        .load(conn)
+        .load(conn)?;
+    let since: Vec<(HitId, Option<String>)> = jackpot_hits::table
+        .inner_join(hands::table.on(hands::id.eq(jackpot_hits::hand_id)))
+        .inner_join(seatings::table.on(seatings::table_id.eq(hands::table_id)))
+        .filter(seatings::id.eq(seating))
+        .filter(hands::seats.is_not_null())
+        .select((jackpot_hits::id, hands::seats))
+        .load(conn)?;
+    for (hit, text) in since {
+        if let Some(text) = text {
+            if super::hands::unpack_seats(&text)?.iter().any(|s| s.seating_id == seating) {
+                hits.push(hit);
+            }
+        }
+    }
+    Ok(hits)
 }
 
 /// The hand (id, number) of each of `hits`.

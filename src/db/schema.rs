@@ -130,6 +130,7 @@ diesel::table! {
         dealer_seat -> Int4,
         ruleset_version_id -> Int8,
         started_at -> Timestamp,
+        seats -> Nullable<Text>,
     }
 }
 

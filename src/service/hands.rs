@@ -367,7 +367,7 @@ fn exposure_after(input: &ShowdownInput, result: &StoredResult) -> Result<(Vec<(
 /// The fantasyland carry after the last committed hand (ofc presets), or
 /// `None` when no seat qualified.
 fn fantasyland_carry(conn: &mut DbConnection, table: TableId, ruleset: &Ruleset) -> Result<Option<Carry>, AppError> {
-    let Some((hand_id, number)) = q::last_committed(conn, table)? else {
+    let Some((_, number)) = q::last_committed(conn, table)? else {
         return Ok(None);
     };
     let last = load(conn, table, number)?;
@@ -378,7 +378,7 @@ fn fantasyland_carry(conn: &mut DbConnection, table: TableId, ruleset: &Ruleset)
         crate::engine::eval::Strength3(0),
         false,
     ) as i32;
-    let seatings = q::seatings_of(conn, hand_id)?;
+    let seatings: Vec<(SeatNo, SeatingId)> = last.seats.iter().map(|s| (s.seat, s.seating_id)).collect();
     let fantasyland: Vec<(SeatNo, SeatingId, i32)> = result
         .seats
         .iter()
@@ -539,10 +539,6 @@ pub fn start_hand(db: &Database, actor: &Actor, table: TableId, req: StartHandRe
             (None, None) => dealt[0].seat,
             (None, Some(l)) => dealt.iter().map(|d| d.seat).find(|&s| s > l.dealer_seat).unwrap_or(dealt[0].seat),
         };
-        let hand_id = q::insert_hand(
-            conn,
-            &q::NewHand { table, number, dealer_seat: dealer, ruleset: version.row.id, started_at },
-        )?;
         let seats: Vec<HandSeatView> = dealt
             .iter()
             .map(|s| {
@@ -567,16 +563,19 @@ pub fn start_hand(db: &Database, actor: &Actor, table: TableId, req: StartHandRe
         let rows: Vec<q::NewHandSeat> = seats
             .iter()
             .map(|s| q::NewHandSeat {
-                hand_id,
                 seat: s.seat,
                 seating_id: s.seating_id,
+                player: s.player.clone(),
                 stack_start_cents: s.stack_start,
                 in_fantasyland: s.in_fantasyland,
                 exposure_start_cents: s.exposure_start,
                 fantasyland_cards: s.fantasyland_cards,
             })
             .collect();
-        q::insert_hand_seats(conn, &rows)?;
+        let hand_id = q::insert_hand(
+            conn,
+            &q::NewHand { table, number, dealer_seat: dealer, ruleset: version.row.id, started_at, seats: rows },
+        )?;
         audit::record(
             conn,
             &actor,

@@ -599,3 +599,135 @@ fn the_database_itself_refuses_wrong_books() {
         assert_eq!((raked.stack(1), raked.stack(2)), (d("100"), d("100")));
     });
 }
+
+/// A hand keeps its seats in its own row (issue 17: a row per seat cost
+/// about 400 bytes a hand on PostgreSQL). The database still guards what the
+/// rows' key, foreign key and checks guarded; a hand started before, with its
+/// seats in `hand_seats`, still reads, commits and voids.
+#[test]
+fn a_hands_seats_are_kept_in_its_row_and_guarded_there_by_the_database() {
+    each_backend(|backend| {
+        use diesel::{Connection, ExpressionMethods, QueryDsl, RunQueryDsl};
+        use pitboss::db::schema::hands;
+        use rust_decimal::prelude::ToPrimitive;
+        let app = spawn_app(backend);
+        let t = Table::create(&app, "Main", None, "simple", "1", "0", "0");
+        t.seat(1, "Ann", "100");
+        t.seat(2, "Bo \"the Ace\" Zoë", "100");
+        let other = Table::create(&app, "Other", None, "simple", "1", "0", "0");
+        other.seat(1, "Cy", "100");
+        let seating = |t: &Table, seat: i64| seat_of(&t.view()["seats"], seat)["seating_id"].as_i64().unwrap();
+        let (ann, bo, cy) = (seating(&t, 1), seating(&t, 2), seating(&other, 1));
+        let db = app.db.as_ref().unwrap();
+        let stored = |number: i32| -> Option<String> {
+            hands::table
+                .filter(hands::table_id.eq(t.id))
+                .filter(hands::number.eq(number))
+                .select(hands::seats)
+                .first(&mut **db.conn().unwrap())
+                .unwrap()
+        };
+        t.start(None);
+        assert_eq!(
+            stored(1).as_deref(),
+            Some(format!(r#"[[1,{ann},"Ann",10000],[2,{bo},"Bo \"the Ace\" Zoë",10000]]"#).as_str()),
+            "[{backend}] the hand's row holds its seats"
+        );
+
+        let insert = |number: i64, seats: &str| {
+            format!(
+                "INSERT INTO hands (table_id, number, dealer_seat, ruleset_version_id, started_at, seats) \
+                 SELECT table_id, {number}, 1, ruleset_version_id, started_at, '{}' FROM hands \
+                 WHERE table_id = {} AND number = 1",
+                seats.replace('\'', "''"),
+                t.id
+            )
+        };
+        let refused = [
+            format!(r#"[[1,{ann},"Ann",-1]]"#),
+            format!(r#"[[1,{ann},"Ann",100000000000001]]"#),
+            format!(r#"[[1,{ann},"Ann",100.5]]"#),
+            format!(r#"[[1,{ann},"Ann","100"]]"#),
+            format!(r#"[[2,{ann},"Ann",100]]"#),
+            format!(r#"[[1,{ann},"Eve",100]]"#),
+            format!(r#"[[1,{cy},"Cy",100]]"#),
+            format!(r#"[[1,{ann},"Ann",100],[1,{ann},"Ann",100]]"#),
+            format!(r#"[[1,{ann},"Ann",100,2,null,null]]"#),
+            format!(r#"[[1,{ann},"Ann",100,0,-5,null]]"#),
+            format!(r#"[[1,{ann},"Ann",100,0]]"#),
+            format!(r#"[[1,{ann},100]]"#),
+            format!(r#"[[1,{ann},"Ann",100],5]"#),
+            "[]".to_string(),
+            r#"{"seat":1}"#.to_string(),
+        ];
+        for (i, seats) in refused.iter().enumerate() {
+            let sql = insert(50 + i as i64, seats);
+            let e = diesel::sql_query(sql.as_str()).execute(&mut **db.conn().unwrap()).expect_err(&sql);
+            let e = pitboss::domain::AppError::from(e);
+            assert!(e.code == "books_refused", "[{backend}] {seats}: {e:?}");
+        }
+        // Text that is not JSON at all is refused too (PostgreSQL refuses it
+        // as it reads it as JSON, not with a books message).
+        assert!(diesel::sql_query(insert(70, "[[1,")).execute(&mut **db.conn().unwrap()).is_err());
+        // The same statement with good seats goes in (rolled back): the
+        // refusals above are for their seats.
+        let good = insert(71, &format!(r#"[[1,{ann},"Ann",100],[2,{bo},"Bo \"the Ace\" Zoë",0,1,null,14]]"#));
+        let outcome = db.conn().unwrap().transaction::<(), diesel::result::Error, _>(|c| {
+            assert_eq!(diesel::sql_query(good.as_str()).execute(c).expect(&good), 1);
+            Err(diesel::result::Error::RollbackTransaction)
+        });
+        assert!(matches!(outcome, Err(diesel::result::Error::RollbackTransaction)));
+        // A hand's seats never change, and a hand with seats in its row
+        // takes no seat rows.
+        for sql in [
+            format!("UPDATE hands SET seats = '[[1,{ann},\"Ann\",1]]' WHERE table_id = {}", t.id),
+            format!(
+                "INSERT INTO hand_seats (hand_id, seat, seating_id, stack_start_cents, in_fantasyland) \
+                 SELECT id, 3, {ann}, 0, false FROM hands WHERE table_id = {} AND number = 1",
+                t.id
+            ),
+        ] {
+            let e = diesel::sql_query(sql.as_str()).execute(&mut **db.conn().unwrap()).expect_err(&sql);
+            assert_eq!(pitboss::domain::AppError::from(e).code, "books_refused", "[{backend}] {sql}");
+        }
+        assert_eq!(t.hand(1)["status"], json!("open"), "nothing changed");
+        t.commit(1, &Showdown::deal(&DEAL_A, &[1, 2], 0));
+
+        // Hand 2 as the release before started it: seats in hand_seats.
+        let cents = |v: Decimal| (v * Decimal::from(100)).to_i64().unwrap();
+        let (ann_stack, bo_stack) = (t.stack(1), t.stack(2));
+        let sql = format!(
+            "INSERT INTO hands (table_id, number, dealer_seat, ruleset_version_id, started_at) \
+             SELECT table_id, 2, 2, ruleset_version_id, started_at FROM hands WHERE table_id = {0} AND number = 1; \
+             INSERT INTO hand_seats (hand_id, seat, seating_id, stack_start_cents, in_fantasyland) \
+             SELECT id, 1, {ann}, {1}, false FROM hands WHERE table_id = {0} AND number = 2; \
+             INSERT INTO hand_seats (hand_id, seat, seating_id, stack_start_cents, in_fantasyland) \
+             SELECT id, 2, {bo}, {2}, false FROM hands WHERE table_id = {0} AND number = 2;",
+            t.id,
+            cents(ann_stack),
+            cents(bo_stack)
+        );
+        diesel::connection::SimpleConnection::batch_execute(&mut **db.conn().unwrap(), &sql).unwrap();
+        assert_eq!(stored(2), None);
+        let old = t.hand(2);
+        assert_eq!(old["status"], json!("open"), "[{backend}] {old}");
+        let seats: Vec<(i64, i64, &str, Decimal)> = arr(&old["seats"])
+            .iter()
+            .map(|s| {
+                (
+                    s["seat"].as_i64().unwrap(),
+                    s["seating_id"].as_i64().unwrap(),
+                    s["player"].as_str().unwrap(),
+                    dec(&s["stack_start"]),
+                )
+            })
+            .collect();
+        assert_eq!(seats, vec![(1, ann, "Ann", ann_stack), (2, bo, "Bo \"the Ace\" Zoë", bo_stack)]);
+        t.commit(2, &Showdown::deal(&DEAL_A, &[1, 2], 0));
+        t.void(2, "misdeal");
+        assert_eq!((t.stack(1), t.stack(2)), (ann_stack, bo_stack), "[{backend}] the void gives hand 2 back");
+        // And the next hand keeps its seats in its row again.
+        t.start(None);
+        assert!(stored(3).is_some());
+    });
+}
