@@ -154,7 +154,7 @@ pub fn hand(
 
 /// The seats of a hand started before seats were kept in the hand's row: its
 /// `hand_seats` rows, with their players.
-fn hand_seat_rows(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<HandSeatRow>> {
+pub fn hand_seat_rows(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<HandSeatRow>> {
     hand_seats::table
         .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
         .filter(hand_seats::hand_id.eq(hand))

@@ -188,16 +188,15 @@ pub fn insert_signoff(
 /// The seats dealt in to a hand: (seat, seating, player).
 pub fn hand_players(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<(SeatNo, SeatingId, String)>> {
     let packed: Option<String> = hands::table.find(hand).select(hands::seats).first(conn)?;
-    let Some(text) = packed else {
+    Ok(match packed {
+        Some(text) => {
+            super::hands::unpack_seats(&text)?.into_iter().map(|s| (s.seat, s.seating_id, s.player)).collect()
+        }
         // A hand started before seats were kept in its row.
-        return hand_seats::table
-            .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
-            .filter(hand_seats::hand_id.eq(hand))
-            .order(hand_seats::seat.asc())
-            .select((hand_seats::seat, hand_seats::seating_id, seatings::player))
-            .load(conn);
-    };
-    Ok(super::hands::unpack_seats(&text)?.into_iter().map(|s| (s.seat, s.seating_id, s.player)).collect())
+        None => {
+            super::hands::hand_seat_rows(conn, hand)?.into_iter().map(|s| (s.seat, s.seating_id, s.player)).collect()
+        }
+    })
 }
 
 /// The hits whose hand dealt `seating` in: among the hits of the seating's

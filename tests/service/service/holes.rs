@@ -611,7 +611,7 @@ fn a_hands_seats_are_kept_in_its_row_and_guarded_there_by_the_database() {
         use pitboss::db::schema::hands;
         use rust_decimal::prelude::ToPrimitive;
         let app = spawn_app(backend);
-        let t = Table::create(&app, "Main", None, "simple", "1", "0", "0");
+        let t = Table::create(&app, "Seats", None, "simple", "1", "0", "0");
         t.seat(1, "Ann", "100");
         t.seat(2, "Bo \"the Ace\" Zoë", "100");
         let other = Table::create(&app, "Other", None, "simple", "1", "0", "0");
@@ -729,5 +729,23 @@ fn a_hands_seats_are_kept_in_its_row_and_guarded_there_by_the_database() {
         // And the next hand keeps its seats in its row again.
         t.start(None);
         assert!(stored(3).is_some());
+
+        // A seat dealt in to a hand whose jackpot hit waits is found through
+        // the hand's seats: it cannot cash out until the hit is decided.
+        let mut audit = Audit::new(&app);
+        let j = jackpot_table(&app, &mut audit);
+        j.start(None);
+        j.commit(1, &Showdown::deal(&DEAL_BAD_BEAT, &[1, 2, 3, 4], 0));
+        let hit = j.hand(1)["jackpot_hits"][0]["id"].as_i64().unwrap();
+        let (status, answer) = request(&app, "POST", &j.path("/seats/3/cash-out"), "");
+        assert_eq!((status, answer["code"].as_str()), (409, Some("jackpot_share_waiting")), "[{backend}] {answer}");
+        expect(
+            &app.signed_in("boss"),
+            "POST",
+            &format!("/api/v1/jackpots/{hit}/reject"),
+            &json!({"reason": "test"}),
+            200,
+        );
+        expect(&app, "POST", &j.path("/seats/3/cash-out"), &Value::Null, 200);
     });
 }
