@@ -65,20 +65,22 @@ pub struct HandRow {
     pub void: Option<StoredVoid>,
 }
 
-#[derive(Clone, Debug, Queryable)]
+/// A seat dealt in to a hand, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Queryable)]
 pub struct HandSeatRow {
     pub seat: SeatNo,
     pub seating_id: SeatingId,
     pub stack_start_cents: Money,
     pub in_fantasyland: bool,
+    /// The seating's player (a seating never changes).
     pub player: String,
     pub exposure_start_cents: Option<Money>,
     pub fantasyland_cards: Option<i32>,
 }
 
-/// A hand with its ruleset version, commit, void and seats dealt in: one
-/// query (a hand started before seats were kept in its row: and one for its
-/// `hand_seats` rows with their players).
+/// A hand with its ruleset version, commit, void and seats dealt in, in one
+/// query ([`seats_of`]: one more for a hand started before seats were kept in
+/// its row).
 pub fn hand(
     conn: &mut DbConnection,
     table: TableId,
@@ -121,21 +123,7 @@ pub fn hand(
     else {
         return Ok(None);
     };
-    let seats = match packed {
-        Some(text) => unpack_seats(&text)?
-            .into_iter()
-            .map(|s| HandSeatRow {
-                seat: s.seat,
-                seating_id: s.seating_id,
-                stack_start_cents: s.stack_start_cents,
-                in_fantasyland: s.in_fantasyland,
-                player: s.player,
-                exposure_start_cents: s.exposure_start_cents,
-                fantasyland_cards: s.fantasyland_cards,
-            })
-            .collect(),
-        None => hand_seat_rows(conn, id)?,
-    };
+    let seats = seats_of(conn, id, packed)?;
     let hand = HandRow {
         id,
         table_id: table,
@@ -152,9 +140,18 @@ pub fn hand(
     Ok(Some((hand, seats)))
 }
 
-/// The seats of a hand started before seats were kept in the hand's row: its
-/// `hand_seats` rows, with their players.
-pub fn hand_seat_rows(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<HandSeatRow>> {
+/// The seats of hand `hand` whose row holds `packed` (its `seats` column):
+/// those in it, or for a hand started before seats were kept in the hand's
+/// row, its `hand_seats` rows with their players. The one place that knows
+/// both forms.
+pub fn seats_of(conn: &mut DbConnection, hand: HandId, packed: Option<String>) -> QueryResult<Vec<HandSeatRow>> {
+    match packed {
+        Some(text) => unpack_seats(&text),
+        None => hand_seat_rows(conn, hand),
+    }
+}
+
+fn hand_seat_rows(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<HandSeatRow>> {
     hand_seats::table
         .inner_join(seatings::table.on(seatings::id.eq(hand_seats::seating_id)))
         .filter(hand_seats::hand_id.eq(hand))
@@ -178,7 +175,7 @@ pub struct NewHand {
     pub ruleset: crate::domain::RulesetVersionId,
     pub started_at: chrono::NaiveDateTime,
     /// The seats dealt in, in seat order.
-    pub seats: Vec<NewHandSeat>,
+    pub seats: Vec<HandSeatRow>,
 }
 
 /// A hand and its seats: one row.
@@ -196,25 +193,12 @@ pub fn insert_hand(conn: &mut DbConnection, h: &NewHand) -> QueryResult<HandId> 
         .get_result(conn)
 }
 
-/// A seat dealt in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewHandSeat {
-    pub seat: SeatNo,
-    pub seating_id: SeatingId,
-    /// The seating's player (a seating never changes).
-    pub player: String,
-    pub stack_start_cents: Money,
-    pub in_fantasyland: bool,
-    pub exposure_start_cents: Option<Money>,
-    pub fantasyland_cards: Option<i32>,
-}
-
 /// A hand's seats as its row keeps them (`hands.seats`, see the migration
 /// `hand_seats_in_hand`): a JSON array with `[seat, seating, player, stack at
 /// the start in cents]` for each seat, and for a seat in fantasyland or with
 /// an exposure carried over `[seat, seating, player, stack, in fantasyland (0
 /// or 1), exposure at the start in cents or null, cards dealt or null]`.
-pub fn pack_seats(seats: &[NewHandSeat]) -> String {
+pub fn pack_seats(seats: &[HandSeatRow]) -> String {
     let seats: Vec<serde_json::Value> = seats
         .iter()
         .map(|s| {
@@ -236,7 +220,7 @@ pub fn pack_seats(seats: &[NewHandSeat]) -> String {
 }
 
 /// The seats [`pack_seats`] wrote.
-pub fn unpack_seats(text: &str) -> QueryResult<Vec<NewHandSeat>> {
+pub fn unpack_seats(text: &str) -> QueryResult<Vec<HandSeatRow>> {
     use serde_json::Value;
     let bad = |why: String| diesel::result::Error::DeserializationError(format!("a hand's seats: {why}").into());
     let whole = |v: &Value| v.as_i64().ok_or_else(|| bad(format!("{v} is not a whole number")));
@@ -258,12 +242,12 @@ pub fn unpack_seats(text: &str) -> QueryResult<Vec<NewHandSeat>> {
                 _ => return Err(bad(format!("{s:?} has a wrong tail"))),
             };
             let narrow = |n: i64| i32::try_from(n).map_err(|_| bad(format!("{n} is out of range")));
-            Ok(NewHandSeat {
+            Ok(HandSeatRow {
                 seat: SeatNo(narrow(whole(seat)?)?),
                 seating_id: SeatingId(whole(seating)?),
-                player: player.clone(),
                 stack_start_cents: Money::from_cents(whole(stack)?),
                 in_fantasyland,
+                player: player.clone(),
                 exposure_start_cents: exposure.map(Money::from_cents),
                 fantasyland_cards: cards.map(narrow).transpose()?,
             })
@@ -380,13 +364,13 @@ pub fn open_hand_count(conn: &mut DbConnection) -> QueryResult<i64> {
 mod tests {
     use super::*;
 
-    fn seat(seat: i32, seating: i64, stack: i64) -> NewHandSeat {
-        NewHandSeat {
+    fn seat(seat: i32, seating: i64, stack: i64) -> HandSeatRow {
+        HandSeatRow {
             seat: SeatNo(seat),
             seating_id: SeatingId(seating),
-            player: format!("P{seat} \"Ace\" Zoë"),
             stack_start_cents: Money::from_cents(stack),
             in_fantasyland: false,
+            player: format!("P{seat} \"Ace\" Zoë"),
             exposure_start_cents: None,
             fantasyland_cards: None,
         }
@@ -398,8 +382,8 @@ mod tests {
         assert_eq!(pack_seats(&plain), r#"[[1,7,"P1 \"Ace\" Zoë",50000],[3,9,"P3 \"Ace\" Zoë",0]]"#);
         assert_eq!(unpack_seats(&pack_seats(&plain)).unwrap(), plain);
         let open_face = vec![
-            NewHandSeat { in_fantasyland: true, fantasyland_cards: Some(14), ..seat(2, 8, 1_250) },
-            NewHandSeat { exposure_start_cents: Some(Money::from_cents(900)), ..seat(5, 11, 1_000) },
+            HandSeatRow { in_fantasyland: true, fantasyland_cards: Some(14), ..seat(2, 8, 1_250) },
+            HandSeatRow { exposure_start_cents: Some(Money::from_cents(900)), ..seat(5, 11, 1_000) },
         ];
         assert_eq!(
             pack_seats(&open_face),

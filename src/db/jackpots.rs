@@ -188,15 +188,7 @@ pub fn insert_signoff(
 /// The seats dealt in to a hand: (seat, seating, player).
 pub fn hand_players(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<(SeatNo, SeatingId, String)>> {
     let packed: Option<String> = hands::table.find(hand).select(hands::seats).first(conn)?;
-    Ok(match packed {
-        Some(text) => {
-            super::hands::unpack_seats(&text)?.into_iter().map(|s| (s.seat, s.seating_id, s.player)).collect()
-        }
-        // A hand started before seats were kept in its row.
-        None => {
-            super::hands::hand_seat_rows(conn, hand)?.into_iter().map(|s| (s.seat, s.seating_id, s.player)).collect()
-        }
-    })
+    Ok(super::hands::seats_of(conn, hand, packed)?.into_iter().map(|s| (s.seat, s.seating_id, s.player)).collect())
 }
 
 /// The hits whose hand dealt `seating` in: among the hits of the seating's
@@ -211,18 +203,16 @@ pub fn hits_dealing(conn: &mut DbConnection, seating: SeatingId) -> QueryResult<
         .filter(hand_seats::seating_id.eq(seating))
         .select(jackpot_hits::id)
         .load(conn)?;
-    let since: Vec<(HitId, Option<String>)> = jackpot_hits::table
+    let since: Vec<(HitId, String)> = jackpot_hits::table
         .inner_join(hands::table.on(hands::id.eq(jackpot_hits::hand_id)))
         .inner_join(seatings::table.on(seatings::table_id.eq(hands::table_id)))
         .filter(seatings::id.eq(seating))
         .filter(hands::seats.is_not_null())
-        .select((jackpot_hits::id, hands::seats))
+        .select((jackpot_hits::id, hands::seats.assume_not_null()))
         .load(conn)?;
     for (hit, text) in since {
-        if let Some(text) = text {
-            if super::hands::unpack_seats(&text)?.iter().any(|s| s.seating_id == seating) {
-                hits.push(hit);
-            }
+        if super::hands::unpack_seats(&text)?.iter().any(|s| s.seating_id == seating) {
+            hits.push(hit);
         }
     }
     Ok(hits)

@@ -560,14 +560,14 @@ pub fn start_hand(db: &Database, actor: &Actor, table: TableId, req: StartHandRe
                 }
             })
             .collect();
-        let rows: Vec<q::NewHandSeat> = seats
+        let rows: Vec<HandSeatRow> = seats
             .iter()
-            .map(|s| q::NewHandSeat {
+            .map(|s| HandSeatRow {
                 seat: s.seat,
                 seating_id: s.seating_id,
-                player: s.player.clone(),
                 stack_start_cents: s.stack_start,
                 in_fantasyland: s.in_fantasyland,
+                player: s.player.clone(),
                 exposure_start_cents: s.exposure_start,
                 fantasyland_cards: s.fantasyland_cards,
             })

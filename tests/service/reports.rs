@@ -110,13 +110,16 @@ struct Setup {
     hands: HashMap<(i64, i64), i64>,
 }
 
-fn create_table(app: &TestApp, name: &str, pool: i64, tz: &str, cutoff: &str) -> i64 {
+/// A hawaiian-gardens table, unit 1, rake 0.50 a seat: 0.10 of it to
+/// `pool`, or none without a pool.
+fn create_table(app: &TestApp, name: &str, pool: Option<i64>, tz: &str, cutoff: &str) -> i64 {
     let t = expect(
         app,
         "POST",
         "/api/v1/tables",
         &json!({"name": name, "preset": "hawaiian-gardens", "unit": "1", "rake_per_seat": "0.50",
-                "jackpot_part": "0.10", "pool_id": pool, "time_zone": tz, "gaming_day_cutoff": cutoff}),
+                "jackpot_part": if pool.is_some() { "0.10" } else { "0" }, "pool_id": pool, "time_zone": tz,
+                "gaming_day_cutoff": cutoff}),
         201,
     );
     t["id"].as_i64().unwrap()
@@ -145,8 +148,8 @@ fn setup(app: &TestApp) -> Setup {
     let pool = expect(app, "POST", "/api/v1/pools", &json!({"name": "Bad beat <main>", "seed": "100"}), 201)["id"]
         .as_i64()
         .unwrap();
-    let la = create_table(app, "LA 1", pool, "America/Los_Angeles", "06:00");
-    let macau = create_table(app, "Macau \"A\", 1", pool, "Asia/Macau", "04:30");
+    let la = create_table(app, "LA 1", Some(pool), "America/Los_Angeles", "06:00");
+    let macau = create_table(app, "Macau \"A\", 1", Some(pool), "Asia/Macau", "04:30");
     let mut hands = HashMap::new();
 
     for (s, p) in [(1, "Alice"), (2, "Bob"), (3, "Carol"), (4, "Dave")] {
@@ -622,7 +625,7 @@ fn reports_reconcile_with_the_ledger() {
 fn bad_parameters_are_422_naming_them() {
     let app = spawn_app("sqlite");
     let pool = expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
-    create_table(&app, "t", pool, "UTC", "06:00");
+    create_table(&app, "t", Some(pool), "UTC", "06:00");
     for report in ["rake", "jackpots", "sessions"] {
         for ext in ["json", "csv"] {
             let path = format!("/reports/{report}.{ext}");
@@ -666,7 +669,7 @@ fn bad_parameters_are_422_naming_them() {
 fn payouts_and_returns(backend: &str) {
     let app = spawn_app(backend);
     let pool = expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "100"}), 201)["id"].as_i64().unwrap();
-    let table = create_table(&app, "t", pool, "Europe/London", "06:00");
+    let table = create_table(&app, "t", Some(pool), "Europe/London", "06:00");
     for (s, p) in [(1, "Ann"), (2, "Ben"), (3, "Cat"), (4, "Dan")] {
         seat(&app, table, s, p, "200");
     }
@@ -758,7 +761,7 @@ fn the_sessions_file_of_a_long_range_is_sent_in_parts() {
         let app = spawn_app(backend);
         let pool =
             expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
-        let table = create_table(&app, "t", pool, "UTC", "06:00");
+        let table = create_table(&app, "t", Some(pool), "UTC", "06:00");
         let sessions: usize = 1_003;
         for n in 0..sessions {
             let s = (n % 4 + 1) as i64;
@@ -795,7 +798,8 @@ fn sessions_pages_follow_day_table_and_seating() {
         let app = spawn_app(backend);
         let pool =
             expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
-        let (t1, t2) = (create_table(&app, "A", pool, "UTC", "06:00"), create_table(&app, "B", pool, "UTC", "06:00"));
+        let (t1, t2) =
+            (create_table(&app, "A", Some(pool), "UTC", "06:00"), create_table(&app, "B", Some(pool), "UTC", "06:00"));
         seat(&app, t2, 1, "first at B", "10");
         seat(&app, t1, 1, "then at A", "10");
         seat(&app, t2, 2, "last at B", "10");
@@ -852,16 +856,7 @@ fn a_pool_keeps_its_own_clock() {
         }
         assert_eq!(expect(&app, "GET", "/api/v1/pools", &Value::Null, 200).as_array().unwrap().len(), 0);
         // A table made before the pool, in a zone 14 hours ahead of UTC.
-        let early = expect(
-            &app,
-            "POST",
-            "/api/v1/tables",
-            &json!({"name": "early", "preset": "hawaiian-gardens", "unit": "1", "rake_per_seat": "0.50",
-                    "jackpot_part": "0", "time_zone": "Pacific/Kiritimati", "gaming_day_cutoff": "06:00"}),
-            201,
-        )["id"]
-            .as_i64()
-            .unwrap();
+        let early = create_table(&app, "early", None, "Pacific/Kiritimati", "06:00");
         let pago_day = || {
             let local = Utc::now().with_timezone(&chrono_tz::Pacific::Pago_Pago).naive_local();
             (local - Duration::hours(6)).date().to_string()
@@ -895,7 +890,7 @@ fn a_pool_keeps_its_own_clock() {
         // The earlier table joins it; a later one is made feeding it.
         expect(&app, "PATCH", &format!("/api/v1/tables/{early}"), &json!({"pool_id": pool}), 200);
         same(&mut conn, "an earlier table joined");
-        create_table(&app, "late", pool, "Pacific/Kiritimati", "06:00");
+        create_table(&app, "late", Some(pool), "Pacific/Kiritimati", "06:00");
         same(&mut conn, "a later table made for it");
         assert_eq!(days(&mut conn), seeded, "[{backend}] the seed stays on the pool's day");
         // The database keeps the clock as made.
@@ -919,9 +914,9 @@ fn the_upgrade_gives_a_pool_its_first_tables_clock() {
             expect(&app, "POST", "/api/v1/pools", &json!({"name": name, "seed": "10"}), 201)["id"].as_i64().unwrap()
         };
         let (east, west, alone) = (pool("east"), pool("west"), pool("alone"));
-        create_table(&app, "kiritimati", east, "Pacific/Kiritimati", "00:00");
-        create_table(&app, "macau", east, "Asia/Macau", "07:00");
-        create_table(&app, "pago", west, "Pacific/Pago_Pago", "00:00");
+        create_table(&app, "kiritimati", Some(east), "Pacific/Kiritimati", "00:00");
+        create_table(&app, "macau", Some(east), "Asia/Macau", "07:00");
+        create_table(&app, "pago", Some(west), "Pacific/Pago_Pago", "00:00");
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("migrations")
             .join(backend)
@@ -985,16 +980,7 @@ fn a_hand_committed_before_hand_results_is_voided_after_the_upgrade() {
     use rust_decimal::prelude::ToPrimitive;
     for backend in backends() {
         let app = spawn_app(backend);
-        let t = expect(
-            &app,
-            "POST",
-            "/api/v1/tables",
-            &json!({"name": "Old", "preset": "hawaiian-gardens", "unit": "1", "rake_per_seat": "0.50",
-                    "jackpot_part": "0", "time_zone": "UTC", "gaming_day_cutoff": "00:00"}),
-            201,
-        )["id"]
-            .as_i64()
-            .unwrap();
+        let t = create_table(&app, "Old", None, "UTC", "00:00");
         seat(&app, t, 1, "Ann", "100");
         seat(&app, t, 2, "Bob", "100");
         let stacks = || -> Vec<Decimal> {
