@@ -57,7 +57,7 @@ pub fn hands_started(conn: &mut DbConnection, ids: &[HandId]) -> QueryResult<Vec
             hands::table_id,
             hands::number,
             hands::started_at,
-            showdowns::id.nullable(),
+            showdowns::hand_id.nullable(),
             hand_voids::id.nullable(),
         ))
         .load(conn)?;

@@ -283,8 +283,7 @@ diesel::table! {
 }
 
 diesel::table! {
-    showdowns (id) {
-        id -> Int8,
+    showdowns (hand_id) {
         hand_id -> Int8,
         idempotency_key -> Nullable<Text>,
         request_hash -> Nullable<Text>,
