@@ -439,7 +439,13 @@ pub fn last_hand(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<
         .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
         .filter(hands::table_id.eq(table))
         .filter(hands::number.nullable().eq_any(last_number))
-        .select((hands::id, hands::number, hands::dealer_seat, showdowns::hand_id.nullable(), hand_voids::id.nullable()))
+        .select((
+            hands::id,
+            hands::number,
+            hands::dealer_seat,
+            showdowns::hand_id.nullable(),
+            hand_voids::id.nullable(),
+        ))
         .get_result(conn)
         .optional()?;
     Ok(last.map(|(id, number, dealer_seat, committed, voided)| LastHand {

@@ -657,11 +657,20 @@ fn a_hands_seats_are_kept_in_its_row_and_guarded_there_by_the_database() {
             format!(r#"[[1,{ann},"Ann",100,0]]"#),
             format!(r#"[[1,{ann},100]]"#),
             format!(r#"[[1,{ann},"Ann",100],5]"#),
+            // A seat or seating that is not a whole number in its column's
+            // range (the guard casts them to look the seating up by key).
+            format!(r#"[[1.5,{ann},"Ann",100]]"#),
+            format!(r#"[[1,{ann}.5,"Ann",100]]"#),
+            format!(r#"[[0,{ann},"Ann",100]]"#),
+            format!(r#"[[4294967297,{ann},"Ann",100]]"#),
+            r#"[[1,-3,"Ann",100]]"#.to_string(),
+            r#"[[1,1e30,"Ann",100]]"#.to_string(),
+            r#"[[1,"7","Ann",100]]"#.to_string(),
             "[]".to_string(),
             r#"{"seat":1}"#.to_string(),
         ];
         for (i, seats) in refused.iter().enumerate() {
-            let sql = insert(50 + i as i64, seats);
+            let sql = insert(100 + i as i64, seats);
             let e = diesel::sql_query(sql.as_str()).execute(&mut **db.conn().unwrap()).expect_err(&sql);
             let e = pitboss::domain::AppError::from(e);
             assert!(e.code == "books_refused", "[{backend}] {seats}: {e:?}");
