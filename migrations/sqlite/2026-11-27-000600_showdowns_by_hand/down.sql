@@ -13,7 +13,7 @@ CREATE TABLE showdowns_old (
 );
 INSERT INTO showdowns_old (hand_id, idempotency_key, request_hash, engine_input, result, committed_at, showdown_z)
     SELECT hand_id, idempotency_key, request_hash, engine_input, result, committed_at, showdown_z
-    FROM showdowns ORDER BY committed_at, hand_id;
+    FROM showdowns ORDER BY rowid;
 DROP TABLE showdowns;
 ALTER TABLE showdowns_old RENAME TO showdowns;
 CREATE TRIGGER showdowns_no_update BEFORE UPDATE ON showdowns
