@@ -44,13 +44,28 @@ pub fn latest_id(conn: &mut DbConnection) -> QueryResult<Option<i64>> {
 /// The (id, action) of the events after `after` and of the ids in `also`
 /// (ids not seen yet below it: a transaction that took its id earlier may
 /// commit later), in id order, at most `limit`. Index walks on the primary key.
+///
+/// Two walks, not one `id > ? OR id IN (…)`: SQLite answers that `OR` (with
+/// no ids missing, diesel writes the empty list as `1=0`) with a pass over the
+/// whole trail, and the poll of the live board runs this four times a second.
 pub fn ids_after(conn: &mut DbConnection, after: i64, also: &[i64], limit: i64) -> QueryResult<Vec<(i64, String)>> {
-    audit_events::table
-        .filter(audit_events::id.gt(after).or(audit_events::id.eq_any(also)))
+    let mut rows: Vec<(i64, String)> = audit_events::table
+        .filter(audit_events::id.gt(after))
         .order(audit_events::id.asc())
         .limit(limit)
         .select((audit_events::id, audit_events::action))
-        .load(conn)
+        .load(conn)?;
+    if !also.is_empty() {
+        let missing: Vec<(i64, String)> = audit_events::table
+            .filter(audit_events::id.eq_any(also))
+            .select((audit_events::id, audit_events::action))
+            .load(conn)?;
+        rows.extend(missing);
+        rows.sort_unstable_by_key(|r| r.0);
+        rows.dedup_by_key(|r| r.0);
+        rows.truncate(usize::try_from(limit).unwrap_or(0));
+    }
+    Ok(rows)
 }
 
 #[derive(Clone, Debug, Queryable)]
@@ -305,21 +320,22 @@ pub fn pool_history(conn: &mut DbConnection, target: &str) -> QueryResult<Vec<Ev
         .load(conn)
 }
 
-/// Who made a change: the events of `action` on `target` written at or after
-/// `at` (the change's own time), oldest first, with the user's display name:
-/// (username, display name, detail).
-pub fn events_on_since(
+/// Who cashed a seat out: the `cash_out` events on `target` (a table's seat)
+/// written at or after `at` (the cash-out's own time), oldest first, with the
+/// user's display name: (username, display name, detail). The action is
+/// written into the SQL, not bound, so that PostgreSQL's generic plan can
+/// use the partial index of cash-out events too (`audit_cash_outs`).
+pub fn cash_out_events_since(
     conn: &mut DbConnection,
-    action: &str,
     target: &str,
     at: NaiveDateTime,
 ) -> QueryResult<Vec<(String, Option<String>, String)>> {
     audit_events::table
         .left_join(users::table.on(users::id.nullable().eq(audit_events::user_id)))
-        .filter(audit_events::action.eq(action))
+        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("audit_events.action = 'cash_out'"))
         .filter(audit_events::target.eq(target))
         .filter(audit_events::created_at.ge(at))
-        .order(audit_events::id.asc())
+        .order((audit_events::created_at.asc(), audit_events::id.asc()))
         .limit(20)
         .select((audit_events::username, users::display_name.nullable(), audit_events::detail))
         .load(conn)

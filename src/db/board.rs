@@ -86,13 +86,19 @@ pub type StatusLine = (TableId, TableStatus, NaiveDateTime, Option<String>);
 
 /// The latest status change of every table that has one.
 pub fn latest_statuses(conn: &mut DbConnection) -> QueryResult<Vec<StatusLine>> {
-    let later = diesel::alias!(table_status_changes as later);
-    let superseded = later
-        .filter(later.field(table_status_changes::table_id).eq(table_status_changes::table_id))
-        .filter(later.field(table_status_changes::id).gt(table_status_changes::id));
+    // Each table's latest change's id (one walk down its index a table),
+    // then those changes: driven from the tables, never a pass over every
+    // change the room ever had.
+    let other = diesel::alias!(table_status_changes as other);
+    let latest_of_table = other
+        .filter(other.field(table_status_changes::table_id).eq(casino_tables::id))
+        .order(other.field(table_status_changes::id).desc())
+        .select(other.field(table_status_changes::id))
+        .limit(1)
+        .single_value();
     table_status_changes::table
         .left_join(users::table.on(users::id.nullable().eq(table_status_changes::changed_by)))
-        .filter(not(exists(superseded)))
+        .filter(table_status_changes::id.nullable().eq_any(casino_tables::table.select(latest_of_table)))
         .select((
             table_status_changes::table_id,
             table_status_changes::status,

@@ -1,6 +1,7 @@
 //! Queries on hands: the hand with its ruleset version, commit and void; its
 //! seats; committed showdowns; voids; scans.
 
+use diesel::dsl::{exists, not};
 use diesel::prelude::*;
 
 use super::schema::{casino_tables, hand_scans, hand_seats, hand_voids, hands, ruleset_versions, seatings, showdowns};
@@ -297,23 +298,28 @@ pub fn insert_void(
 /// The last hand committed and not voided: (id, number).
 pub fn last_committed(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<(HandId, HandNumber)>> {
     hands::table
-        .inner_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
-        .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
         .filter(hands::table_id.eq(table))
-        .filter(hand_voids::id.is_null())
+        .filter(committed_not_voided())
         .order(hands::number.desc())
         .select((hands::id, hands::number))
         .first(conn)
         .optional()
 }
 
+/// A hand has a showdown and no void: asked of each hand in turn, walking
+/// its table's hands down by number (PostgreSQL planned the joins of these
+/// as a pass over every hand the table ever had).
+#[diesel::dsl::auto_type]
+fn committed_not_voided() -> _ {
+    exists(showdowns::table.filter(showdowns::hand_id.eq(hands::id)))
+        .and(not(exists(hand_voids::table.filter(hand_voids::hand_id.eq(hands::id)))))
+}
+
 /// The numbers of the latest `limit` hands committed and not voided, newest first.
 pub fn recent_committed(conn: &mut DbConnection, table: TableId, limit: i64) -> QueryResult<Vec<HandNumber>> {
     hands::table
-        .inner_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
-        .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
         .filter(hands::table_id.eq(table))
-        .filter(hand_voids::id.is_null())
+        .filter(committed_not_voided())
         .order(hands::number.desc())
         .select(hands::number)
         .limit(limit)
@@ -350,14 +356,12 @@ pub fn insert_scan(conn: &mut DbConnection, hand: HandId, seat: SeatNo, row: &st
         .map(|_| ())
 }
 
-/// How many hands are open (started, neither committed nor voided).
+/// How many hands are open (started, neither committed nor voided). Only a
+/// table's last hand can be (a hand starts once the one before it is
+/// committed or voided): one probe a table, not a pass over every hand.
 pub fn open_hand_count(conn: &mut DbConnection) -> QueryResult<i64> {
-    use diesel::dsl::{exists, not};
-    hands::table
-        .filter(not(exists(showdowns::table.filter(showdowns::hand_id.eq(hands::id)))))
-        .filter(not(exists(hand_voids::table.filter(hand_voids::hand_id.eq(hands::id)))))
-        .count()
-        .get_result(conn)
+    let open = super::tables::last_hands(conn)?.iter().filter(|(_, last)| last.open).count();
+    Ok(i64::try_from(open).unwrap_or(i64::MAX))
 }
 
 #[cfg(test)]

@@ -1214,8 +1214,7 @@ pub fn cash_out_slip(
     let cashed_out = -row.amount_cents;
     // The audit row written with the cash-out names its ledger row (older
     // ones do not: then the first cash-out of that seat from that time on).
-    let events =
-        crate::db::audit::events_on_since(conn, "cash_out", &format!("table {table} seat {seat}"), row.created_at)?;
+    let events = crate::db::audit::cash_out_events_since(conn, &format!("table {table} seat {seat}"), row.created_at)?;
     let names_entry = |detail: &str| {
         serde_json::from_str::<serde_json::Value>(detail).ok().and_then(|d| d.get("entry").and_then(|e| e.as_i64()))
     };

@@ -467,7 +467,9 @@ fn metrics_show_requests_commits_the_writer_and_the_books() {
     assert!(sample(text, "pitboss_sqlite_writer_batch_size_count").unwrap() >= 1.0);
     assert!(sample(text, "pitboss_sqlite_writer_queue_depth").is_some());
     assert!(text.contains(r#"pitboss_jackpot_pool_balance{pool="Main pool",pool_id=""#), "{text}");
-    assert!(sample(text, "pitboss_open_hands").is_some());
+    // The hand open at the first scrape, committed before this one.
+    assert_eq!(sample(&before.body, "pitboss_open_hands"), Some(1.0), "{}", before.body);
+    assert_eq!(sample(text, "pitboss_open_hands"), Some(0.0), "{text}");
     assert_eq!(sample(text, "pitboss_database_up"), Some(1.0));
     assert!(sample(text, r#"pitboss_db_pool_connections{state="idle"}"#).is_some());
     // Not public: through a proxy (the request is not the machine's own)

@@ -221,3 +221,34 @@ fn the_pages_list_find_and_make_players_and_seat_a_returning_one() {
         );
     }
 }
+
+#[test]
+fn the_list_of_all_players_puts_the_players_seated_last_first_then_the_newest_records() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        expect(&app, "POST", "/api/v1/tables", &json!({"name": "T1", "preset": "simple", "unit": "1"}), 201);
+        let made = |name: &str| expect(&app, "POST", "/api/v1/players", &json!({"name": name}), 201)["id"].clone();
+        made("Never A");
+        let old = made("Old");
+        seat(&app, 1, json!({"seat": 1, "player_id": old, "buy_in": "10"}), 201);
+        seat(&app, 1, json!({"seat": 2, "player": "Mid", "buy_in": "10"}), 201);
+        seat(&app, 1, json!({"seat": 3, "player": "New", "buy_in": "10"}), 201);
+        made("Never B");
+        // Old leaves and comes back: seated last of all, with two sessions.
+        expect(&app, "POST", "/api/v1/tables/1/seats/1/cash-out", &Value::Null, 200);
+        seat(&app, 1, json!({"seat": 4, "player_id": old, "buy_in": "10"}), 201);
+        let list = players(&app, "");
+        let names: Vec<&str> = list.iter().map(|p| p["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["Old", "New", "Mid", "Never B", "Never A"], "[{backend}] {list:?}");
+        let sessions: Vec<i64> = list.iter().map(|p| p["sessions"].as_i64().unwrap()).collect();
+        assert_eq!(sessions, [2, 1, 1, 0, 0], "[{backend}]");
+        assert!(list[3]["last_seated_at"].is_null() && !list[2]["last_seated_at"].is_null(), "[{backend}]");
+        // At most `limit`, from the front of the same order.
+        let first: Vec<String> =
+            players(&app, "?limit=4").iter().map(|p| p["name"].as_str().unwrap().to_string()).collect();
+        assert_eq!(first, ["Old", "New", "Mid", "Never B"], "[{backend}]");
+        let two: Vec<String> =
+            players(&app, "?limit=2").iter().map(|p| p["name"].as_str().unwrap().to_string()).collect();
+        assert_eq!(two, ["Old", "New"], "[{backend}]");
+    }
+}

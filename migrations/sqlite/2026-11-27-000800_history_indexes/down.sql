@@ -1,0 +1,2 @@
+DROP INDEX jackpot_hits_hand;
+DROP INDEX audit_cash_outs;
