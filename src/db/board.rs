@@ -89,12 +89,12 @@ pub fn latest_statuses(conn: &mut DbConnection) -> QueryResult<Vec<StatusLine>> 
     // Each table's latest change's id (one walk down its index a table),
     // then those changes: driven from the tables, never a pass over every
     // change the room ever had.
+    // (`max`, not `ORDER BY … LIMIT $1`: PostgreSQL's generic plan for a
+    // bound limit here is a pass over every change.)
     let other = diesel::alias!(table_status_changes as other);
     let latest_of_table = other
         .filter(other.field(table_status_changes::table_id).eq(casino_tables::id))
-        .order(other.field(table_status_changes::id).desc())
-        .select(other.field(table_status_changes::id))
-        .limit(1)
+        .select(diesel::dsl::max(other.field(table_status_changes::id)))
         .single_value();
     table_status_changes::table
         .left_join(users::table.on(users::id.nullable().eq(table_status_changes::changed_by)))
