@@ -42,21 +42,36 @@ pub fn by_member_no(conn: &mut DbConnection, member_no: &str) -> QueryResult<Opt
 }
 
 /// How many of the newest seatings a list of all players looks through for
-/// the players seated last, before it tops up with the newest records.
-const RECENT_SEATINGS: i64 = 2_000;
+/// the players seated last, before it asks every other player for their
+/// latest seating.
+pub const RECENT_SEATINGS: i64 = 2_000;
 
 /// Players whose name or member number contains `text` (any case; all when
 /// it is empty), the most recently seated first, then the newest records; at
 /// most `limit`, each with their count of sessions and last seating.
 ///
 /// With no text, the players are found in the newest seatings (at most
-/// [`RECENT_SEATINGS`] of them), then the newest records: never a pass
-/// over every player with their sessions counted, which grows with the room's
-/// history (the dealer's screen lists them whenever a seat is open).
+/// [`RECENT_SEATINGS`] of them): any player seated there was seated after
+/// every player who was not. Only when those are too few are the other
+/// players ordered by their latest seating (an index probe each), and only
+/// the players listed have their sessions counted: never a pass over every
+/// player with their sessions counted, which grew with the room's history
+/// (the dealer's screen lists them whenever a seat is open).
 pub fn search(
     conn: &mut DbConnection,
     text: &str,
     limit: i64,
+) -> QueryResult<Vec<(PlayerRow, i64, Option<NaiveDateTime>)>> {
+    search_within(conn, text, limit, RECENT_SEATINGS)
+}
+
+/// [`search`], looking through the newest `recent` seatings first (a test
+/// sets a small number to cross the boundary).
+pub fn search_within(
+    conn: &mut DbConnection,
+    text: &str,
+    limit: i64,
+    recent: i64,
 ) -> QueryResult<Vec<(PlayerRow, i64, Option<NaiveDateTime>)>> {
     let sessions = seatings::table.filter(seatings::player_id.eq(players::id.nullable())).count().single_value();
     let last = seatings::table
@@ -65,34 +80,38 @@ pub fn search(
         .single_value();
     // The order: by each player's latest seating (times are to the second;
     // seatings' ids are in the order they were made).
-    let latest = seatings::table
-        .filter(seatings::player_id.eq(players::id.nullable()))
-        .select(diesel::dsl::max(seatings::id))
-        .single_value();
+    let latest = || {
+        seatings::table
+            .filter(seatings::player_id.eq(players::id.nullable()))
+            .select(diesel::dsl::max(seatings::id))
+            .single_value()
+    };
     let mut q = players::table.into_boxed();
     let text = text.trim();
     if text.is_empty() {
         let wanted = usize::try_from(limit).unwrap_or(0);
-        let recent: Vec<Option<PlayerId>> = seatings::table
+        let newest: Vec<Option<PlayerId>> = seatings::table
             .filter(seatings::player_id.is_not_null())
             .order(seatings::id.desc())
-            .limit(RECENT_SEATINGS)
+            .limit(recent)
             .select(seatings::player_id)
             .load(conn)?;
         let mut chosen: Vec<PlayerId> = Vec::new();
-        for player in recent.into_iter().flatten() {
+        for player in newest.into_iter().flatten() {
             if chosen.len() < wanted && !chosen.contains(&player) {
                 chosen.push(player);
             }
         }
         if chosen.len() < wanted {
-            let newest: Vec<PlayerId> = players::table
+            // The rest in the same order: by their latest seating, then the
+            // records never seated, newest first.
+            let others: Vec<PlayerId> = players::table
                 .filter(players::id.ne_all(chosen.clone()))
-                .order(players::id.desc())
+                .order((latest().is_null().asc(), latest().desc(), players::id.desc()))
                 .limit(limit - i64::try_from(chosen.len()).unwrap_or(0))
                 .select(players::id)
                 .load(conn)?;
-            chosen.extend(newest);
+            chosen.extend(others);
         }
         q = q.filter(players::id.eq_any(chosen));
     } else {
@@ -109,7 +128,7 @@ pub fn search(
     }
     let rows: Vec<(PlayerRow, Option<i64>, Option<NaiveDateTime>)> = q
         .select((PlayerRow::as_select(), sessions, last))
-        .order((latest.is_null().asc(), latest.desc(), players::id.desc()))
+        .order((latest().is_null().asc(), latest().desc(), players::id.desc()))
         .limit(limit)
         .load(conn)?;
     Ok(rows.into_iter().map(|(p, n, last)| (p, n.unwrap_or(0), last)).collect())

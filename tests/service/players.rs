@@ -250,5 +250,17 @@ fn the_list_of_all_players_puts_the_players_seated_last_first_then_the_newest_re
         let two: Vec<String> =
             players(&app, "?limit=2").iter().map(|p| p["name"].as_str().unwrap().to_string()).collect();
         assert_eq!(two, ["Old", "New"], "[{backend}]");
+        // The same order when the newest seatings looked through hold fewer
+        // players than asked for: the rest by their latest seating.
+        let mut conn = app.db.as_ref().unwrap().conn().unwrap();
+        for (recent, limit) in [(1, 200), (2, 200), (1, 3), (3, 2), (0, 200)] {
+            let found: Vec<String> = pitboss::db::players::search_within(&mut conn, "", limit, recent)
+                .unwrap()
+                .into_iter()
+                .map(|(p, _, _)| p.name)
+                .collect();
+            let all = ["Old", "New", "Mid", "Never B", "Never A"];
+            assert_eq!(found, all[..all.len().min(limit as usize)], "[{backend}] {recent} seatings looked through");
+        }
     }
 }

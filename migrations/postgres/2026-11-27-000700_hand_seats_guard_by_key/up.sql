@@ -1,9 +1,9 @@
 -- Issue 17: the guard of a hand's seats looked each seating up by comparing
 -- its id and seat as numeric, which no index of seatings answers: every
--- seating its table ever had was read at each hand's start (12.5 ms at
--- 20,000 seatings on a table, growing with the table's history). The seat
+-- seating there was was read at each hand's start (a hand's row took
+-- 1.6 ms at 719 seatings, 12.6 ms with 20,000 more on one table). The seat
 -- and the seating are now checked to be whole numbers in range, then cast
--- to their columns' types and found by the seatings' key (0.05 ms).
+-- to their columns' types and found by the seatings' key (0.10-0.16 ms).
 CREATE OR REPLACE FUNCTION hands_seats_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     doc jsonb;
