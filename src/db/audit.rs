@@ -323,8 +323,9 @@ pub fn pool_history(conn: &mut DbConnection, target: &str) -> QueryResult<Vec<Ev
 /// Who cashed a seat out: the `cash_out` events on `target` (a table's seat)
 /// written at or after `at` (the cash-out's own time), oldest first, with the
 /// user's display name: (username, display name, detail). The action is
-/// written into the SQL, not bound, so that PostgreSQL's generic plan can
-/// use the partial index of cash-out events too (`audit_cash_outs`).
+/// written into the SQL, as the partial index of cash-out events
+/// (`audit_cash_outs`) names it: a plan made for a bound action, whatever its
+/// value, could not use that index.
 pub fn cash_out_events_since(
     conn: &mut DbConnection,
     target: &str,

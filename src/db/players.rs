@@ -80,11 +80,14 @@ pub fn search_within(
         .single_value();
     // The order: by each player's latest seating (times are to the second;
     // seatings' ids are in the order they were made).
-    let latest = || {
-        seatings::table
-            .filter(seatings::player_id.eq(players::id.nullable()))
-            .select(diesel::dsl::max(seatings::id))
-            .single_value()
+    let by_latest = || {
+        let latest = || {
+            seatings::table
+                .filter(seatings::player_id.eq(players::id.nullable()))
+                .select(diesel::dsl::max(seatings::id))
+                .single_value()
+        };
+        (latest().is_null().asc(), latest().desc(), players::id.desc())
     };
     let mut q = players::table.into_boxed();
     let text = text.trim();
@@ -107,7 +110,7 @@ pub fn search_within(
             // records never seated, newest first.
             let others: Vec<PlayerId> = players::table
                 .filter(players::id.ne_all(chosen.clone()))
-                .order((latest().is_null().asc(), latest().desc(), players::id.desc()))
+                .order(by_latest())
                 .limit(limit - i64::try_from(chosen.len()).unwrap_or(0))
                 .select(players::id)
                 .load(conn)?;
@@ -126,10 +129,7 @@ pub fn search_within(
                 .sql(" ESCAPE '\\')"),
         );
     }
-    let rows: Vec<(PlayerRow, Option<i64>, Option<NaiveDateTime>)> = q
-        .select((PlayerRow::as_select(), sessions, last))
-        .order((latest().is_null().asc(), latest().desc(), players::id.desc()))
-        .limit(limit)
-        .load(conn)?;
+    let rows: Vec<(PlayerRow, Option<i64>, Option<NaiveDateTime>)> =
+        q.select((PlayerRow::as_select(), sessions, last)).order(by_latest()).limit(limit).load(conn)?;
     Ok(rows.into_iter().map(|(p, n, last)| (p, n.unwrap_or(0), last)).collect())
 }
