@@ -9,6 +9,13 @@
 #   benches/load_run.sh sqlite 300 32
 #   PG_ADMIN_URL=postgres://postgres@127.0.0.1:5432/postgres benches/load_run.sh postgres 300 32
 #
+# On PostgreSQL the service connects as PG_ADMIN_URL says, to the new
+# database, with PG_URL_OPTIONS appended (default: through the server's Unix
+# socket, `?host=/var/run/postgresql`, when it answers; set it to
+# empty for TCP, with TLS where the server offers it, or to
+# `?sslmode=disable` for TCP without TLS), and a pool of DATABASE_POOL_SIZE
+# connections (default 8). docs/operations.md says why.
+#
 # Needs `cargo build --release --bins --examples` first.
 set -euo pipefail
 backend=${1:-sqlite}
@@ -26,8 +33,14 @@ case "$backend" in
     admin=${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
     name=pitboss_load_$$
     psql "$admin" -qc "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name"
-    export DATABASE_URL="${admin%/*}/$name"
-    export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-40}
+    # The Unix socket when it answers (its rules in pg_hba.conf may differ).
+    default_options=""
+    if psql "${admin}?host=/var/run/postgresql" -qAtc 'SELECT 1' >/dev/null 2>&1; then
+      default_options="?host=/var/run/postgresql"
+    fi
+    export DATABASE_URL="${admin%/*}/$name${PG_URL_OPTIONS-$default_options}"
+    export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-8}
+    echo "PostgreSQL database $name, a pool of $DATABASE_POOL_SIZE, connection options '${PG_URL_OPTIONS-$default_options}'"
     ;;
   *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
 esac
