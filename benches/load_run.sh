@@ -9,7 +9,7 @@
 #   benches/load_run.sh sqlite 300 32
 #   PG_ADMIN_URL=postgres://postgres@127.0.0.1:5432/postgres benches/load_run.sh postgres 300 32
 #
-# On PostgreSQL the service connects as PG_ADMIN_URL says, to the new
+# On PostgreSQL the service connects as PG_ADMIN_URL (no query string) says, to the new
 # database, with PG_URL_OPTIONS appended (default: through the server's Unix
 # socket, `?host=/var/run/postgresql`, when it answers; set it to
 # empty for TCP, with TLS where the server offers it, or to

@@ -460,14 +460,21 @@ pub fn last_hand(conn: &mut DbConnection, table: TableId) -> QueryResult<Option<
 /// statement.
 pub fn last_hands(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, LastHand)>> {
     type Row = (TableId, HandId, HandNumber, SeatNo, Option<i64>, Option<i64>);
-    // Each table's last hand's id (one index probe a table), then those
-    // hands: driven from the tables, never a pass over every hand.
-    let other = diesel::alias!(hands as other);
+    // Each table's last hand's id (its number by `max`, then the hand: two
+    // probes of the key of a table's hands), then those hands: driven from
+    // the tables, never a pass over every hand. The `LIMIT`s diesel binds
+    // on the subqueries cut nothing (each yields one row at most), so
+    // PostgreSQL's generic plan is the custom one; with `ORDER BY number
+    // DESC LIMIT $1` the generic plan was a pass over every hand.
+    let (other, newest) = diesel::alias!(hands as other, hands as newest);
+    let last_number = newest
+        .filter(newest.field(hands::table_id).eq(casino_tables::id))
+        .select(diesel::dsl::max(newest.field(hands::number)))
+        .single_value();
     let last_of_table = other
         .filter(other.field(hands::table_id).eq(casino_tables::id))
-        .order(other.field(hands::number).desc())
+        .filter(other.field(hands::number).nullable().eq(last_number))
         .select(other.field(hands::id))
-        .limit(1)
         .single_value();
     let rows: Vec<Row> = hands::table
         .left_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
