@@ -33,14 +33,17 @@ case "$backend" in
     admin=${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
     name=pitboss_load_$$
     psql "$admin" -qc "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name"
-    # The Unix socket when it answers (its rules in pg_hba.conf may differ).
-    default_options=""
-    if psql "${admin}?host=/var/run/postgresql" -qAtc 'SELECT 1' >/dev/null 2>&1; then
-      default_options="?host=/var/run/postgresql"
+    # Unless told, the Unix socket when it answers (its rules in
+    # pg_hba.conf may differ), else TCP.
+    if [ -z "${PG_URL_OPTIONS+set}" ]; then
+      PG_URL_OPTIONS=""
+      if psql "${admin}?host=/var/run/postgresql" -qAtc 'SELECT 1' >/dev/null 2>&1; then
+        PG_URL_OPTIONS="?host=/var/run/postgresql"
+      fi
     fi
-    export DATABASE_URL="${admin%/*}/$name${PG_URL_OPTIONS-$default_options}"
+    export DATABASE_URL="${admin%/*}/$name$PG_URL_OPTIONS"
     export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-8}
-    echo "PostgreSQL database $name, a pool of $DATABASE_POOL_SIZE, connection options '${PG_URL_OPTIONS-$default_options}'"
+    echo "PostgreSQL database $name, a pool of $DATABASE_POOL_SIZE, connection options '$PG_URL_OPTIONS'"
     ;;
   *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
 esac

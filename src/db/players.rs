@@ -80,15 +80,13 @@ pub fn search_within(
         .single_value();
     // The order: by each player's latest seating (times are to the second;
     // seatings' ids are in the order they were made).
-    let by_latest = || {
-        let latest = || {
-            seatings::table
-                .filter(seatings::player_id.eq(players::id.nullable()))
-                .select(diesel::dsl::max(seatings::id))
-                .single_value()
-        };
-        (latest().is_null().asc(), latest().desc(), players::id.desc())
+    let latest = || {
+        seatings::table
+            .filter(seatings::player_id.eq(players::id.nullable()))
+            .select(diesel::dsl::max(seatings::id))
+            .single_value()
     };
+    let by_latest = || (latest().is_null().asc(), latest().desc(), players::id.desc());
     let mut q = players::table.into_boxed();
     let text = text.trim();
     if text.is_empty() {
