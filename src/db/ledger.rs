@@ -78,8 +78,8 @@ pub fn rake_taken(counts_as: EntryKind, amount: Money, rake_cents: Option<Money>
 }
 
 /// Appends rows in one statement. Seat rows get their running stack, from
-/// `known` stacks where the caller has them, else from the seating's latest
-/// row; the caller holds the table's write lock, so a seating's rows are
+/// `known` stacks where the caller has them, else from the seating's stack
+/// now (`seating_stacks`); the caller holds the table's write lock, so a seating's rows are
 /// appended in order.
 pub fn insert_with(conn: &mut DbConnection, entries: &[NewEntry], known: &[(SeatingId, Money)]) -> QueryResult<()> {
     if entries.is_empty() {
@@ -130,20 +130,16 @@ pub fn insert(conn: &mut DbConnection, entries: &[NewEntry]) -> QueryResult<()> 
     insert_with(conn, entries, &[])
 }
 
-/// A seating's stack: the running stack on its latest row (the database
-/// checks each one is the previous plus its amount).
+/// A seating's stack now (`seating_stacks`, which the database keeps as
+/// each seat row is written and checks each row against).
 pub fn seating_balance(conn: &mut DbConnection, seating: SeatingId) -> QueryResult<Money> {
-    let latest: Option<Option<Money>> = ledger_entries::table
-        .filter(ledger_entries::seating_id.eq(seating))
-        .order(ledger_entries::id.desc())
-        .select(ledger_entries::balance_after_cents)
-        .first(conn)
-        .optional()?;
-    Ok(latest.flatten().unwrap_or_default())
+    use super::schema::seating_stacks;
+    let stack: Option<Money> =
+        seating_stacks::table.find(seating).select(seating_stacks::stack_cents).first(conn).optional()?;
+    Ok(stack.unwrap_or_default())
 }
 
-/// The stacks of these seatings: one index probe each (the seating's latest
-/// row; a grouped `MAX(id)` would scan every row).
+/// The stacks of these seatings: one key probe each.
 pub fn seating_balances(conn: &mut DbConnection, seatings: &[SeatingId]) -> QueryResult<Vec<(SeatingId, Money)>> {
     seatings.iter().map(|&s| Ok((s, seating_balance(conn, s)?))).collect()
 }
@@ -215,8 +211,11 @@ pub fn entries_for_table(
         let Some(first_seating) = first_seating else {
             return Ok((Vec::new(), None));
         };
+        // A seating's first row is its buy-in, written with it (the kind
+        // written into the SQL, as the partial index of buy-ins names it).
         let first: Option<EntryId> = ledger_entries::table
             .filter(ledger_entries::seating_id.eq(first_seating))
+            .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("ledger_entries.kind = 'buy_in'"))
             .select(diesel::dsl::min(ledger_entries::id))
             .first(conn)?;
         let last: Option<EntryId> = ledger_entries::table.select(diesel::dsl::max(ledger_entries::id)).first(conn)?;

@@ -6,20 +6,6 @@
 //! the second (`now`; both backends round-trip the same value).
 
 // Defined before the modules that use it (a macro's scope is textual).
-/// A seating's stack now: the balance after its latest ledger row (a
-/// subquery, one index probe).
-macro_rules! latest_stack {
-    ($seating:expr) => {{
-        let latest = diesel::alias!($crate::db::schema::ledger_entries as latest);
-        latest
-            .filter(latest.field($crate::db::schema::ledger_entries::seating_id).eq($seating.nullable()))
-            .order(latest.field($crate::db::schema::ledger_entries::id).desc())
-            .select(latest.field($crate::db::schema::ledger_entries::balance_after_cents))
-            .limit(1)
-            .single_value()
-    }};
-}
-
 /// Inserts `rows` (a `Vec` of insertable tuples) into `table` in one
 /// statement. A fixed number of rows is a statement type of its own, which
 /// diesel keeps prepared (with the table's triggers compiled in it); a

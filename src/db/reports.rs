@@ -25,7 +25,8 @@ use serde::Serialize;
 
 use super::rollups;
 use super::schema::{
-    casino_tables, hands, jackpot_hits, ledger_entries, open_seatings, players, pools, seating_totals, seatings,
+    casino_tables, hands, jackpot_hits, ledger_entries, open_seatings, players, pools, seating_stacks, seating_totals,
+    seatings,
 };
 use super::DbConnection;
 use crate::domain::{AppError, EntryKind, HitId, Money, PlayerId, PoolId, SeatNo, SeatingId, TableId};
@@ -916,8 +917,8 @@ pub fn session_page(conn: &mut DbConnection, range: &Range, page: Page) -> Resul
 type BoxedTotals<'a> = seating_totals::BoxedQuery<'a, super::MultiBackend>;
 
 /// The totals of every session seated in the range: the day rollups' sums,
-/// and the stacks of those still seated (their latest ledger row each; a
-/// cashed-out session's stack is 0).
+/// and the stacks of those still seated (`seating_stacks`; a cashed-out
+/// session's stack is 0).
 pub fn session_totals(conn: &mut DbConnection, range: &Range) -> Result<SessionTotals, AppError> {
     let (from, to) = (text_day(range.from), text_day(range.to));
     let (from, to) = (from.as_str(), to.as_str());
@@ -934,13 +935,14 @@ pub fn session_totals(conn: &mut DbConnection, range: &Range) -> Result<SessionT
     };
     let mut q = open_seatings::table
         .inner_join(seating_totals::table.on(seating_totals::seating_id.eq(open_seatings::seating_id)))
+        .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(open_seatings::seating_id)))
         .filter(seating_totals::gaming_day.ge(from.to_string()))
         .filter(seating_totals::gaming_day.le(to.to_string()))
         .into_boxed();
     if let Some(t) = range.table {
         q = q.filter(open_seatings::table_id.eq(TableId(t)));
     }
-    let stacks: Vec<Option<Money>> = q.select(latest_stack!(open_seatings::seating_id)).load(conn)?;
+    let stacks: Vec<Option<Money>> = q.select(seating_stacks::stack_cents.nullable()).load(conn)?;
     cell.stack = stacks.into_iter().map(|s| s.unwrap_or_default().cents()).sum();
     Ok(cell.totals())
 }
@@ -984,6 +986,7 @@ fn session_rows(conn: &mut DbConnection, tables: &[TableInfo], ids: &[SeatingId]
     let found: Vec<SessionTuple> = seatings::table
         .left_join(seating_totals::table.on(seating_totals::seating_id.eq(seatings::id)))
         .left_join(players::table.on(players::id.nullable().eq(seatings::player_id)))
+        .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(seatings::id)))
         .filter(seatings::id.eq_any(ids.to_vec()))
         .select((
             (
@@ -1004,7 +1007,7 @@ fn session_rows(conn: &mut DbConnection, tables: &[TableInfo], ids: &[SeatingId]
                 seating_totals::payouts_cents,
             )
                 .nullable(),
-            latest_stack!(seatings::id),
+            seating_stacks::stack_cents.nullable(),
             diesel::dsl::exists(open),
         ))
         .load(conn)?;

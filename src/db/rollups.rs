@@ -476,6 +476,9 @@ pub struct Recomputed {
     pub pool_days: Vec<PoolDayRow>,
     pub seatings: Vec<SeatingTotalsRow>,
     pub session_days: Vec<SessionDayRow>,
+    /// Each seating's stack now, by seating: as the database keeps it
+    /// (`seating_stacks`), and as the sum of its seat rows.
+    pub stacks: Vec<(SeatingId, Money)>,
 }
 
 /// The rollups as kept, in the same shape as [`recompute`] gives them.
@@ -491,6 +494,10 @@ pub fn kept(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         pool_days: pool_days(conn, None)?.into_iter().filter(nonzero_pool).collect(),
         seatings: seating_totals(conn, None)?,
         session_days: session_days(conn, None, "0000-00-00", "9999-99-99")?,
+        stacks: super::schema::seating_stacks::table
+            .order(super::schema::seating_stacks::seating_id.asc())
+            .select((super::schema::seating_stacks::seating_id, super::schema::seating_stacks::stack_cents))
+            .load(conn)?,
     })
 }
 
@@ -568,12 +575,16 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         .collect::<Result<_, AppError>>()?;
     let mut pool_days: BTreeMap<(PoolId, String), PoolDayRow> = BTreeMap::new();
     let mut seatings: BTreeMap<SeatingId, SeatingTotalsRow> = BTreeMap::new();
+    let mut stacks: BTreeMap<SeatingId, Money> = BTreeMap::new();
     for (_, table, hand, seating, pool, hit, kind, amount, reverses, at, rake) in &rows {
         let counts_as = match (kind, reverses) {
             (EntryKind::Reversal, Some(r)) => kinds.get(r).copied().unwrap_or(*kind),
             _ => *kind,
         };
         let rake = super::ledger::rake_taken(counts_as, *amount, *rake);
+        if let Some(s) = seating {
+            *stacks.entry(*s).or_default() += *amount;
+        }
         // A table's day: by its hand's commit day (rake, house, jackpot).
         if let Some((t, d)) = hand.and_then(|h| hand_day.get(&h)) {
             // A void's rows of a corrected hand count on the day booked.
@@ -655,6 +666,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         pool_days: pool_days.into_values().filter(nonzero_pool).collect(),
         seatings: seatings.into_values().collect(),
         session_days: days.into_values().collect(),
+        stacks: stacks.into_iter().collect(),
     })
 }
 

@@ -259,6 +259,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    seating_stacks (seating_id) {
+        seating_id -> Int8,
+        stack_cents -> Int8,
+        entry_id -> Int8,
+    }
+}
+
+diesel::table! {
     seating_totals (seating_id) {
         seating_id -> Int8,
         table_id -> Nullable<Int8>,
@@ -373,6 +381,7 @@ diesel::joinable!(pool_balances -> pools (pool_id));
 diesel::joinable!(pool_days -> pools (pool_id));
 diesel::joinable!(ruleset_versions -> casino_tables (table_id));
 diesel::joinable!(ruleset_versions -> users (created_by));
+diesel::joinable!(seating_stacks -> seatings (seating_id));
 diesel::joinable!(seating_totals -> seatings (seating_id));
 diesel::joinable!(players -> users (created_by));
 diesel::joinable!(seatings -> casino_tables (table_id));
@@ -407,6 +416,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     players,
     pools,
     ruleset_versions,
+    seating_stacks,
     seating_totals,
     seatings,
     session_days,

@@ -336,41 +336,19 @@ pub struct Seated {
     pub stack: Money,
 }
 
-/// Seated players by seat, with their stacks (each the running stack on the
-/// seating's latest ledger row, an index probe): one statement.
+/// Seated players by seat, with their stacks (`seating_stacks`, a key
+/// probe each): one statement.
 pub fn active_seatings(conn: &mut DbConnection, table: TableId) -> QueryResult<Vec<Seated>> {
-    use super::schema::{ledger_entries, open_seatings};
+    use super::schema::{open_seatings, seating_stacks};
     // The seats taken now (kept by the database as seatings are made and
     // cashed out), not every seating the table ever had.
-    let seats = open_seatings::table
+    let seated: Vec<(SeatingId, SeatNo, String, Option<Money>)> = open_seatings::table
         .inner_join(seatings::table.on(seatings::id.eq(open_seatings::seating_id)))
+        .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(open_seatings::seating_id)))
         .filter(open_seatings::table_id.eq(table))
-        .order(open_seatings::seat.asc());
-    let seated: Vec<(SeatingId, SeatNo, String, Option<Money>)> = match conn {
-        // On SQLite each seating's latest row is found by `MAX(id)`, not by
-        // `ORDER BY … LIMIT ?`: SQLite plans a bound `LIMIT` with its value,
-        // so a statement with one is prepared again at every run, and this
-        // one runs at every hand's start. (PostgreSQL would answer this form
-        // with a pass over the ledger.)
-        DbConnection::Sqlite(_) => {
-            let (latest, newest) = diesel::alias!(ledger_entries as latest, ledger_entries as newest);
-            let latest_id = newest
-                .filter(newest.field(ledger_entries::seating_id).eq(seatings::id.nullable()))
-                .select(diesel::dsl::max(newest.field(ledger_entries::id)));
-            seats
-                .left_join(latest.on(latest.field(ledger_entries::id).nullable().eq_any(latest_id)))
-                .select((
-                    seatings::id,
-                    seatings::seat,
-                    seatings::player,
-                    latest.field(ledger_entries::balance_after_cents).nullable(),
-                ))
-                .load(conn)?
-        }
-        DbConnection::Pg(_) => {
-            seats.select((seatings::id, seatings::seat, seatings::player, latest_stack!(seatings::id))).load(conn)?
-        }
-    };
+        .order(open_seatings::seat.asc())
+        .select((seatings::id, seatings::seat, seatings::player, seating_stacks::stack_cents.nullable()))
+        .load(conn)?;
     Ok(seated
         .into_iter()
         .map(|(seating, seat, player, stack)| Seated { seating, seat, player, stack: stack.unwrap_or_default() })
@@ -380,12 +358,18 @@ pub fn active_seatings(conn: &mut DbConnection, table: TableId) -> QueryResult<V
 /// Every table's seated players, by table and seat (the pit's view of all
 /// tables at once): one statement.
 pub fn all_active_seatings(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, Seated)>> {
-    use super::schema::open_seatings;
-    let stack = latest_stack!(seatings::id);
+    use super::schema::{open_seatings, seating_stacks};
     let seated: Vec<(TableId, SeatingId, SeatNo, String, Option<Money>)> = open_seatings::table
         .inner_join(seatings::table.on(seatings::id.eq(open_seatings::seating_id)))
+        .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(open_seatings::seating_id)))
         .order((open_seatings::table_id.asc(), open_seatings::seat.asc()))
-        .select((open_seatings::table_id, seatings::id, seatings::seat, seatings::player, stack))
+        .select((
+            open_seatings::table_id,
+            seatings::id,
+            seatings::seat,
+            seatings::player,
+            seating_stacks::stack_cents.nullable(),
+        ))
         .load(conn)?;
     Ok(seated
         .into_iter()

@@ -2682,8 +2682,9 @@ fn run_case(service: &Service, shares: (i64, i64, i64), seed: i64, ops: &[Op]) -
     check_rollups(service)
 }
 
-/// The daily rollups the reports read, as kept at each change, equal their
-/// recomputation from the ledger (every case so far, on this database).
+/// The daily rollups the reports read and the seatings' stacks, as kept at
+/// each change, equal their recomputation from the ledger (every case so
+/// far, on this database).
 fn check_rollups(service: &Service) -> R {
     use diesel::Connection;
     let mut conn = pitboss::db::DbConnection::establish(&service.app.database_url).map_err(|e| e.to_string())?;
@@ -2700,6 +2701,7 @@ fn check_rollups(service: &Service) -> R {
         differ("pool days", &kept.pool_days, &fresh.pool_days),
         differ("seatings", &kept.seatings, &fresh.seatings),
         differ("session days", &kept.session_days, &fresh.session_days),
+        differ("stacks", &kept.stacks, &fresh.stacks),
     ]
     .into_iter()
     .flatten()

@@ -500,6 +500,10 @@ fn the_database_itself_refuses_wrong_books() {
             "UPDATE ledger_entries SET amount_cents = 1".to_string(),
             "DELETE FROM ledger_entries".to_string(),
             "UPDATE ruleset_versions SET unit_cents = 100000".to_string(),
+            // A stack changed, or dropped, but not by a ledger row.
+            format!("UPDATE seating_stacks SET stack_cents = 999999 WHERE seating_id = {seating}"),
+            "UPDATE seating_stacks SET stack_cents = stack_cents".to_string(),
+            "DELETE FROM seating_stacks".to_string(),
             // A pool below zero.
             "INSERT INTO pools (name, seed_cents, created_at) VALUES ('P', 0, '2026-11-23 12:00:00')".to_string(),
         ];
