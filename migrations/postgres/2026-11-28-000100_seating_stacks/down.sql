@@ -46,3 +46,4 @@ $$ LANGUAGE plpgsql;
 
 DROP TABLE seating_stacks;
 DROP FUNCTION seating_stacks_guard();
+DROP FUNCTION seating_stacks_checked();

@@ -11,8 +11,12 @@
 -- buy-in (the first row of every seating, written with it) through a small
 -- partial index, its cash-out through `ledger_cash_outs`.
 --
--- Only the ledger's guard changes a stack: `seating_stacks_guard` refuses a
--- row written or changed from outside a trigger, and a deleted one.
+-- Only the ledger changes a stack. `seating_stacks_guard` refuses a row
+-- written or changed from outside a trigger, a deleted one and TRUNCATE.
+-- The guard moves the stack before its row is written (a BEFORE trigger),
+-- and an INSERT can still skip that row (`ON CONFLICT DO NOTHING`); so at
+-- commit `seating_stacks_checked` checks that each stack written names a
+-- ledger row of its seating, newer than the one before, that carries it.
 CREATE TABLE seating_stacks (
     seating_id BIGINT PRIMARY KEY REFERENCES seatings (id),
     stack_cents BIGINT NOT NULL CHECK (stack_cents BETWEEN 0 AND 100000000000000),
@@ -25,7 +29,7 @@ INSERT INTO seating_stacks (seating_id, stack_cents, entry_id)
 
 CREATE FUNCTION seating_stacks_guard() RETURNS trigger AS $$
 BEGIN
-    IF TG_OP = 'DELETE' OR pg_trigger_depth() < 2 THEN
+    IF TG_OP IN ('DELETE', 'TRUNCATE') OR pg_trigger_depth() < 2 THEN
         RAISE EXCEPTION 'books: a seat''s stack is kept by its ledger rows';
     END IF;
     RETURN NEW;
@@ -33,6 +37,21 @@ END;
 $$ LANGUAGE plpgsql;
 CREATE TRIGGER seating_stacks_guard BEFORE INSERT OR UPDATE OR DELETE ON seating_stacks
     FOR EACH ROW EXECUTE FUNCTION seating_stacks_guard();
+CREATE TRIGGER seating_stacks_no_truncate BEFORE TRUNCATE ON seating_stacks
+    FOR EACH STATEMENT EXECUTE FUNCTION seating_stacks_guard();
+
+CREATE FUNCTION seating_stacks_checked() RETURNS trigger AS $$
+BEGIN
+    IF (TG_OP = 'UPDATE' AND (NEW.seating_id <> OLD.seating_id OR NEW.entry_id <= OLD.entry_id))
+        OR NOT EXISTS (SELECT 1 FROM ledger_entries WHERE id = NEW.entry_id
+            AND seating_id = NEW.seating_id AND balance_after_cents = NEW.stack_cents) THEN
+        RAISE EXCEPTION 'books: a seat''s stack is kept by its ledger rows';
+    END IF;
+    RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+CREATE CONSTRAINT TRIGGER seating_stacks_checked AFTER INSERT OR UPDATE ON seating_stacks
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION seating_stacks_checked();
 
 CREATE OR REPLACE FUNCTION ledger_guard() RETURNS trigger AS $$
 DECLARE

@@ -11,9 +11,11 @@
 -- partial index, its cash-out through `ledger_cash_outs`.
 --
 -- A stack's row names the ledger row it was taken from (`entry_id`): the
--- database refuses a stack that is not that row's stack after it, a row
--- older than the one before, and a deleted stack. So only a new seat row in
--- the ledger changes a stack.
+-- database refuses a stack that is not that row's stack after it, a row no
+-- newer than the one before (also through INSERT OR REPLACE, which deletes
+-- without the delete trigger), and a deleted stack. So only a new seat row
+-- in the ledger changes a stack (an INSERT OR IGNORE that skips its row
+-- fires no AFTER trigger).
 CREATE TABLE seating_stacks (
     seating_id INTEGER PRIMARY KEY REFERENCES seatings (id),
     stack_cents BIGINT NOT NULL CHECK (stack_cents BETWEEN 0 AND 100000000000000),
@@ -27,7 +29,8 @@ CREATE TRIGGER seating_stacks_written BEFORE INSERT ON seating_stacks
 BEGIN
     SELECT RAISE(ABORT, 'books: a seat''s stack is kept by its ledger rows')
     WHERE NOT EXISTS (SELECT 1 FROM ledger_entries WHERE id = NEW.entry_id AND seating_id = NEW.seating_id
-        AND balance_after_cents = NEW.stack_cents);
+            AND balance_after_cents = NEW.stack_cents)
+        OR EXISTS (SELECT 1 FROM seating_stacks WHERE seating_id = NEW.seating_id AND entry_id >= NEW.entry_id);
 END;
 CREATE TRIGGER seating_stacks_changed BEFORE UPDATE ON seating_stacks
 BEGIN
