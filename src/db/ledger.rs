@@ -79,8 +79,8 @@ pub fn rake_taken(counts_as: EntryKind, amount: Money, rake_cents: Option<Money>
 
 /// Appends rows in one statement. Seat rows get their running stack, from
 /// `known` stacks where the caller has them, else from the seating's stack
-/// now (`seating_stacks`); the caller holds the table's write lock, so a seating's rows are
-/// appended in order.
+/// now (`seating_stacks`); the caller holds the table's write lock, so a
+/// seating's rows are appended in order.
 pub fn insert_with(conn: &mut DbConnection, entries: &[NewEntry], known: &[(SeatingId, Money)]) -> QueryResult<()> {
     if entries.is_empty() {
         return Ok(());

@@ -48,10 +48,8 @@ pub fn pack(seats_json: &str, result_json: &str) -> Result<Vec<u8>, AppError> {
 fn deflate(text: &[u8], mut out: Vec<u8>) -> Result<Vec<u8>, AppError> {
     let mut z = Compress::new(Compression::best(), false);
     z.set_dictionary(DICTIONARY_1).map_err(AppError::internal)?;
-    let start = out.len();
-    if out.capacity() < start + 64 {
-        out.reserve(64);
-    }
+    // Room to start: the loop grows a full buffer by its capacity.
+    out.reserve(64);
     loop {
         let consumed = z.total_in() as usize;
         if out.len() == out.capacity() {
@@ -111,23 +109,25 @@ fn inflate(body: &[u8]) -> Result<String, AppError> {
 /// The seats' text as format 2 writes it back: each seat's number, rows and
 /// two choices, in this order and spelling.
 fn seats_text(seats: &[(u8, u8, [u8; 13])]) -> String {
-    let cards = |c: &[u8]| -> String {
-        c.iter().flat_map(|&c| [RANKS[usize::from(c / 4)] as char, SUITS[usize::from(c % 4)] as char]).collect()
-    };
     let seats: Vec<String> = seats
         .iter()
         .map(|(seat, choices, c)| {
             format!(
                 r#"{{"seat":{seat},"front":"{}","middle":"{}","back":"{}","surrender":{},"in_fantasyland":{}}}"#,
-                cards(&c[..3]),
-                cards(&c[3..8]),
-                cards(&c[8..]),
+                cards_text(&c[..3]),
+                cards_text(&c[3..8]),
+                cards_text(&c[8..]),
                 choices & 1 != 0,
                 choices & 2 != 0
             )
         })
         .collect();
     format!("[{}]", seats.join(","))
+}
+
+/// Cards (rank * 4 + suit) as the service spells them: `TdQsKd`.
+fn cards_text(cards: &[u8]) -> String {
+    cards.iter().flat_map(|&c| [RANKS[usize::from(c / 4)] as char, SUITS[usize::from(c % 4)] as char]).collect()
 }
 
 /// Format 2's head and seats for `seats_json`, if it gives that very text
@@ -259,8 +259,7 @@ mod tests {
         // 2 bytes of head, 2 a seat, 52 cards of 6 bits (39 bytes), the result.
         assert_eq!(&packed[1..10], &[4, 1, 0, 2, 1, 3, 2, 6, 3]);
         assert_eq!(unpack(&packed).unwrap(), (seats.clone(), RESULT.to_string()));
-        let mut format_1 = vec![FORMAT_1];
-        format_1 = deflate(format!("{seats}\n{RESULT}").as_bytes(), format_1).unwrap();
+        let format_1 = deflate(format!("{seats}\n{RESULT}").as_bytes(), vec![FORMAT_1]).unwrap();
         assert!(packed.len() + 40 < format_1.len(), "{} bytes, format 1 {}", packed.len(), format_1.len());
         assert_eq!(unpack(&format_1).unwrap(), (seats, RESULT.to_string()), "format 1 still reads");
         // The first card, Td: rank 8 (T) * 4 + suit 1 (d) = 33, six bits: 100001.
@@ -295,15 +294,12 @@ mod tests {
             deck in proptest::strategy::Just((0u8..52).collect::<Vec<_>>()).prop_shuffle(),
             seats in proptest::collection::vec((1u8..=10, 0u8..4), 1..=4),
         ) {
-            let text = |c: &[u8]| -> String {
-                c.iter().flat_map(|&c| [RANKS[usize::from(c / 4)] as char, SUITS[usize::from(c % 4)] as char]).collect()
-            };
             let all: Vec<String> = seats
                 .iter()
                 .enumerate()
                 .map(|(i, (n, choices))| {
                     let c = &deck[i * 13..i * 13 + 13];
-                    seat(*n, &text(&c[..3]), &text(&c[3..8]), &text(&c[8..]), choices & 1 != 0, choices & 2 != 0)
+                    seat(*n, &cards_text(&c[..3]), &cards_text(&c[3..8]), &cards_text(&c[8..]), choices & 1 != 0, choices & 2 != 0)
                 })
                 .collect();
             let seats_json = format!("[{}]", all.join(","));
