@@ -139,11 +139,6 @@ pub fn seating_balance(conn: &mut DbConnection, seating: SeatingId) -> QueryResu
     Ok(stack.unwrap_or_default())
 }
 
-/// The stacks of these seatings: one key probe each.
-pub fn seating_balances(conn: &mut DbConnection, seatings: &[SeatingId]) -> QueryResult<Vec<(SeatingId, Money)>> {
-    seatings.iter().map(|&s| Ok((s, seating_balance(conn, s)?))).collect()
-}
-
 /// A pool's balance: seeds + contributions − locked hits + returned hits,
 /// the sum of its shares (one per table feeding it, and one for its rows of
 /// no table), which the database keeps as each of its rows is written.
@@ -255,16 +250,6 @@ pub fn locks_after(conn: &mut DbConnection, pool: PoolId, after: EntryId) -> Que
         .order(ledger_entries::id.asc())
         .select(ledger_entries::jackpot_hit_id.assume_not_null())
         .load(conn)
-}
-
-/// Whether a seating has cashed out.
-pub fn cashed_out(conn: &mut DbConnection, seating: SeatingId) -> QueryResult<bool> {
-    diesel::select(diesel::dsl::exists(
-        ledger_entries::table
-            .filter(ledger_entries::seating_id.eq(seating))
-            .filter(ledger_entries::kind.eq(EntryKind::CashOut)),
-    ))
-    .get_result(conn)
 }
 
 /// What a jackpot hit paid each seating (its `jackpot_payout` rows).
