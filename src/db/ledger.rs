@@ -155,14 +155,22 @@ pub fn pool_balance(conn: &mut DbConnection, pool: PoolId) -> QueryResult<Money>
 
 /// Opens a pool's share for a table that feeds it (key 0: the pool's rows
 /// of no table), before its first row, so that a jackpot hit's lock on every
-/// share covers it (`lock_pool`).
+/// share covers it (`lock_pool`). A share already open is left as it is
+/// (the database refuses an empty share written over one: SQLite's guard
+/// sees the insert before its conflict, so it is not tried).
 pub fn open_pool_share(conn: &mut DbConnection, pool: PoolId, table: Option<TableId>) -> QueryResult<()> {
     use super::schema::pool_balances;
-    let row = (
-        pool_balances::pool_id.eq(pool),
-        pool_balances::table_key.eq(table.map_or(0, |t| t.get())),
-        pool_balances::balance_cents.eq(0i64),
-    );
+    let key = table.map_or(0, |t| t.get());
+    let open: i64 = pool_balances::table
+        .filter(pool_balances::pool_id.eq(pool))
+        .filter(pool_balances::table_key.eq(key))
+        .count()
+        .get_result(conn)?;
+    if open > 0 {
+        return Ok(());
+    }
+    let row =
+        (pool_balances::pool_id.eq(pool), pool_balances::table_key.eq(key), pool_balances::balance_cents.eq(0i64));
     crate::on_backend!(conn, |c| diesel::insert_into(pool_balances::table)
         .values(row)
         .on_conflict((pool_balances::pool_id, pool_balances::table_key))

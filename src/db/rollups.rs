@@ -479,6 +479,10 @@ pub struct Recomputed {
     /// Each seating's stack now, by seating: as the database keeps it
     /// (`seating_stacks`), and as the sum of its seat rows.
     pub stacks: Vec<(SeatingId, Money)>,
+    /// Each pool's shares that hold money, by pool and table (0: its rows of
+    /// no table): as the database keeps them (`pool_balances`), and as the
+    /// sum of the pool's rows of that table.
+    pub pool_shares: Vec<((PoolId, i64), Money)>,
 }
 
 /// The rollups as kept, in the same shape as [`recompute`] gives them.
@@ -497,6 +501,14 @@ pub fn kept(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         stacks: super::schema::seating_stacks::table
             .order(super::schema::seating_stacks::seating_id.asc())
             .select((super::schema::seating_stacks::seating_id, super::schema::seating_stacks::stack_cents))
+            .load(conn)?,
+        pool_shares: super::schema::pool_balances::table
+            .filter(super::schema::pool_balances::balance_cents.ne(0))
+            .order((super::schema::pool_balances::pool_id.asc(), super::schema::pool_balances::table_key.asc()))
+            .select((
+                (super::schema::pool_balances::pool_id, super::schema::pool_balances::table_key),
+                super::schema::pool_balances::balance_cents,
+            ))
             .load(conn)?,
     })
 }
@@ -576,6 +588,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
     let mut pool_days: BTreeMap<(PoolId, String), PoolDayRow> = BTreeMap::new();
     let mut seatings: BTreeMap<SeatingId, SeatingTotalsRow> = BTreeMap::new();
     let mut stacks: BTreeMap<SeatingId, Money> = BTreeMap::new();
+    let mut pool_shares: BTreeMap<(PoolId, i64), Money> = BTreeMap::new();
     for (_, table, hand, seating, pool, hit, kind, amount, reverses, at, rake) in &rows {
         let counts_as = match (kind, reverses) {
             (EntryKind::Reversal, Some(r)) => kinds.get(r).copied().unwrap_or(*kind),
@@ -584,6 +597,9 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         let rake = super::ledger::rake_taken(counts_as, *amount, *rake);
         if let Some(s) = seating {
             *stacks.entry(*s).or_default() += *amount;
+        }
+        if let Some(p) = pool {
+            *pool_shares.entry((*p, table.map_or(0, |t| t.get()))).or_default() += *amount;
         }
         // A table's day: by its hand's commit day (rake, house, jackpot).
         if let Some((t, d)) = hand.and_then(|h| hand_day.get(&h)) {
@@ -667,6 +683,7 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         seatings: seatings.into_values().collect(),
         session_days: days.into_values().collect(),
         stacks: stacks.into_iter().collect(),
+        pool_shares: pool_shares.into_iter().filter(|(_, m)| !m.is_zero()).collect(),
     })
 }
 

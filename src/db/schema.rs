@@ -189,6 +189,7 @@ diesel::table! {
         pool_id -> Int8,
         table_key -> Int8,
         balance_cents -> Int8,
+        entry_id -> Nullable<Int8>,
     }
 }
 

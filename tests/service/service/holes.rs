@@ -633,6 +633,108 @@ fn the_database_itself_refuses_wrong_books() {
     });
 }
 
+/// A pool's shares (`pool_balances`, one per table feeding it and one for
+/// its rows of no table) are moved by its ledger rows only: a share changed,
+/// emptied, written over or moved by a row an insert then skips is refused by
+/// the database itself, or moves nothing.
+#[test]
+fn a_pools_shares_are_kept_by_its_ledger_rows_only() {
+    each_backend(|backend| {
+        use diesel::RunQueryDsl;
+        let app = spawn_app(backend);
+        let pool = create_pool(&app, "Bad beat", "10");
+        let t = Table::create(&app, "Main", Some(pool), "hawaiian-gardens", "1", "1", "0.25");
+        for (seat, name) in [(1, "Ann"), (2, "Bo")] {
+            t.seat(seat, name, "100");
+        }
+        t.start(None);
+        t.commit(1, &Showdown::deal(&DEAL_A, &[1, 2], 0));
+        // The seed (share 0) and two contributions of 0.25 (the table's share).
+        assert_eq!(t.pool_balance(), Some(d("10.50")));
+        let db = app.db.as_ref().unwrap();
+        let now = "'2026-11-23 12:00:00'";
+        let (table, last) = (t.id, t.ledger().last().unwrap()["id"].as_i64().unwrap());
+        let mut attempts = vec![
+            format!("UPDATE pool_balances SET balance_cents = balance_cents + 100000 WHERE table_key = {table}"),
+            "UPDATE pool_balances SET balance_cents = balance_cents".to_string(),
+            format!("UPDATE pool_balances SET balance_cents = 0, entry_id = {last} + 1000"),
+            "DELETE FROM pool_balances".to_string(),
+            // A new share of money no row holds, or of another share's row.
+            format!("INSERT INTO pool_balances (pool_id, table_key, balance_cents) VALUES ({pool}, 999, 100000)"),
+            format!(
+                "INSERT INTO pool_balances (pool_id, table_key, balance_cents, entry_id) \
+                 SELECT pool_id, 999, amount_cents, id FROM ledger_entries WHERE pool_id = {pool} LIMIT 1"
+            ),
+        ];
+        if backend == "postgres" {
+            // A pool row that is then not written: the second of two equal
+            // reversals, skipped by ON CONFLICT (PostgreSQL moves a share
+            // before its row is written, and checks at commit; a pool row's
+            // id is its own, so only another key conflicts).
+            let reversal = |copies: &str| {
+                format!(
+                    "INSERT INTO ledger_entries (table_id, hand_id, pool_id, kind, amount_cents, reverses_id, \
+                     reason, created_at) SELECT table_id, hand_id, pool_id, 'reversal', -amount_cents, id, 'x', \
+                     {now} FROM ledger_entries, (VALUES {copies}) AS copies (n) \
+                     WHERE id = (SELECT MIN(id) FROM ledger_entries WHERE kind = 'jackpot_contribution') \
+                     ON CONFLICT DO NOTHING"
+                )
+            };
+            // One such reversal alone is written (and rolled back here): the
+            // second copy is what is refused.
+            use diesel::Connection;
+            let one = (**db.conn().unwrap()).transaction::<usize, diesel::result::Error, _>(|c| {
+                assert_eq!(diesel::sql_query(reversal("(1)")).execute(c)?, 1);
+                Err(diesel::result::Error::RollbackTransaction)
+            });
+            assert!(matches!(one, Err(diesel::result::Error::RollbackTransaction)), "{one:?}");
+            attempts.push(reversal("(1), (2)"));
+            attempts.push("TRUNCATE pool_balances".to_string());
+        } else {
+            // A pool row that is then not written (SQLite moves a share
+            // after its row).
+            attempts.push(format!(
+                "INSERT INTO ledger_entries (id, pool_id, kind, amount_cents, created_at) \
+                 VALUES ({last}, {pool}, 'pool_seed', 100000, {now}) ON CONFLICT DO NOTHING"
+            ));
+            // INSERT OR REPLACE deletes without the delete trigger.
+            attempts.push(format!(
+                "INSERT OR REPLACE INTO pool_balances (pool_id, table_key, balance_cents) VALUES ({pool}, {table}, 0)"
+            ));
+            attempts.push(format!(
+                "INSERT OR REPLACE INTO pool_balances (pool_id, table_key, balance_cents, entry_id) \
+                 SELECT pool_id, table_id, amount_cents, id FROM ledger_entries \
+                 WHERE pool_id = {pool} AND table_id = {table} ORDER BY id DESC LIMIT 1"
+            ));
+        }
+        for sql in &attempts {
+            match diesel::sql_query(sql.as_str()).execute(&mut **db.conn().unwrap()) {
+                Ok(0) if backend == "sqlite" && sql.contains("ON CONFLICT DO NOTHING") => {}
+                outcome => {
+                    let e = pitboss::domain::AppError::from(outcome.expect_err(sql));
+                    assert!(e.code == "books_refused", "[{backend}] {sql}: {e:?}");
+                }
+            }
+            assert_eq!(t.pool_balance(), Some(d("10.50")), "[{backend}] {sql}: nothing changed");
+        }
+        // An empty share may be opened (a table's, before its first row).
+        diesel::sql_query(format!(
+            "INSERT INTO pool_balances (pool_id, table_key, balance_cents) VALUES ({pool}, 999, 0)"
+        ))
+        .execute(&mut **db.conn().unwrap())
+        .expect("an empty share");
+        // The pool still moves by its rows, and the shares kept are the sums
+        // of the rows.
+        t.start(None);
+        t.commit(2, &Showdown::deal(&DEAL_A, &[1, 2], 1));
+        assert_eq!(t.pool_balance(), Some(d("11.00")));
+        let mut conn = db.conn().unwrap();
+        let kept = pitboss::db::rollups::kept(&mut conn).unwrap();
+        assert_eq!(kept.pool_shares, pitboss::db::rollups::recompute(&mut conn).unwrap().pool_shares);
+        assert_eq!(kept.pool_shares.len(), 2, "{:?}", kept.pool_shares);
+    });
+}
+
 /// A hand keeps its seats in its own row (issue 17: a row per seat cost
 /// about 400 bytes a hand on PostgreSQL). The database still guards what the
 /// rows' key, foreign key and checks guarded; a hand started before, with its
