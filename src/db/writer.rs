@@ -41,9 +41,12 @@ pub struct GroupWriter {
 
 /// Every connection's settings. Temporary b-trees (a savepoint's statement
 /// journal, a sort) stay in memory: on files, the writer created and deleted
-/// one at nearly every request.
+/// one at nearly every request. Recursive triggers on: a row deleted by a
+/// REPLACE (`INSERT OR REPLACE`) then fires its delete trigger, so no
+/// append-only row of the books is written over that way.
 pub const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 15000; PRAGMA journal_mode = WAL; \
-     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;";
+     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; \
+     PRAGMA recursive_triggers = ON;";
 
 /// The writer's page cache, in KiB (SQLite's default is 2 MiB): the pages
 /// every commit touches (the ledger's and indexes' latest leaves, the rollups)

@@ -7,19 +7,26 @@
 -- Each share now names the ledger row that last moved it (`entry_id`;
 -- none for a share opened empty). `pool_balances_guard` refuses a share
 -- written from outside a trigger (but a new, empty one: a table's share is
--- opened before its first row), a deleted one and TRUNCATE. At commit
+-- opened before its first row) and TRUNCATE (a delete is refused since
+-- 2026-11-24-000070). At commit
 -- `pool_balances_checked` checks each write: a new share is empty or holds
 -- exactly the row it names; a change adds exactly the amount of the row it
 -- names, a row of that pool and table newer than the one before.
+--
+-- Each share is set from the ledger once more here (the sum of its rows, and
+-- its latest row): the rows are the books, a share only their sum, and from
+-- now on no write could mend a share that was wrong.
 ALTER TABLE pool_balances ADD COLUMN entry_id BIGINT;
-UPDATE pool_balances s SET entry_id = latest.id
-    FROM (SELECT pool_id, COALESCE(table_id, 0) AS table_key, MAX(id) AS id FROM ledger_entries
-          WHERE pool_id IS NOT NULL GROUP BY pool_id, COALESCE(table_id, 0)) latest
-    WHERE s.pool_id = latest.pool_id AND s.table_key = latest.table_key;
+UPDATE pool_balances s SET balance_cents = COALESCE(r.total, 0), entry_id = r.latest
+    FROM pool_balances p LEFT JOIN (
+        SELECT pool_id, COALESCE(table_id, 0) AS table_key, SUM(amount_cents) AS total, MAX(id) AS latest
+        FROM ledger_entries WHERE pool_id IS NOT NULL GROUP BY pool_id, COALESCE(table_id, 0)
+    ) r ON r.pool_id = p.pool_id AND r.table_key = p.table_key
+    WHERE s.pool_id = p.pool_id AND s.table_key = p.table_key;
 
 CREATE FUNCTION pool_balances_guard() RETURNS trigger AS $$
 BEGIN
-    IF TG_OP IN ('DELETE', 'TRUNCATE') OR (pg_trigger_depth() < 2
+    IF TG_OP = 'TRUNCATE' OR (pg_trigger_depth() < 2
             AND NOT (TG_OP = 'INSERT' AND NEW.entry_id IS NULL AND NEW.balance_cents = 0)) THEN
         RAISE EXCEPTION 'books: a pool''s balance is kept by its ledger rows';
     END IF;
@@ -63,3 +70,40 @@ BEGIN
     RETURN NEW;
 END;
 $$ LANGUAGE plpgsql;
+
+-- Every append-only table refuses TRUNCATE too (a row trigger does not see
+-- it): the ledger, the hands, the audit trail and the rest of the books.
+CREATE TRIGGER audit_events_no_truncate BEFORE TRUNCATE ON audit_events
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER day_corrections_no_truncate BEFORE TRUNCATE ON day_corrections
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER drop_counts_no_truncate BEFORE TRUNCATE ON drop_counts
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER gaming_day_signoffs_no_truncate BEFORE TRUNCATE ON gaming_day_signoffs
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER hand_scans_no_truncate BEFORE TRUNCATE ON hand_scans
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER hand_seats_no_truncate BEFORE TRUNCATE ON hand_seats
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER hand_voids_no_truncate BEFORE TRUNCATE ON hand_voids
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER hands_no_truncate BEFORE TRUNCATE ON hands
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER jackpot_hits_no_truncate BEFORE TRUNCATE ON jackpot_hits
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER jackpot_signoffs_no_truncate BEFORE TRUNCATE ON jackpot_signoffs
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER ledger_entries_no_truncate BEFORE TRUNCATE ON ledger_entries
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER players_no_truncate BEFORE TRUNCATE ON players
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER ruleset_versions_no_truncate BEFORE TRUNCATE ON ruleset_versions
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER seatings_no_truncate BEFORE TRUNCATE ON seatings
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER showdowns_no_truncate BEFORE TRUNCATE ON showdowns
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER sign_in_unlocks_no_truncate BEFORE TRUNCATE ON sign_in_unlocks
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();
+CREATE TRIGGER table_status_changes_no_truncate BEFORE TRUNCATE ON table_status_changes
+    FOR EACH STATEMENT EXECUTE FUNCTION books_append_only();

@@ -5,14 +5,26 @@
 --
 -- Each share now names the ledger row that last moved it (`entry_id`;
 -- none for a share opened empty, before its table's first row). The
--- database refuses a new share that is not empty and holds more than the
--- row it names, or that would take the place of one already there; a change
+-- database refuses a new share that is neither empty nor exactly the row it
+-- names, or that would take the place of one already there; a change
 -- that does not add exactly the amount of the row it names, a row of that
 -- pool and table newer than the one before; and a deleted share.
+--
+-- Each share is set from the ledger once more here (the sum of its rows, and
+-- its latest row): the rows are the books, a share only their sum, and from
+-- now on no write could mend a share that was wrong.
+--
+-- (An INSERT OR REPLACE of any append-only table's row, which deletes
+-- without the delete trigger, is refused on every connection the service
+-- opens: `PRAGMA recursive_triggers = ON` makes it fire.)
 ALTER TABLE pool_balances ADD COLUMN entry_id BIGINT;
-UPDATE pool_balances SET entry_id = (SELECT MAX(id) FROM ledger_entries
-    WHERE ledger_entries.pool_id = pool_balances.pool_id
-        AND COALESCE(ledger_entries.table_id, 0) = pool_balances.table_key);
+UPDATE pool_balances SET
+    balance_cents = COALESCE((SELECT SUM(amount_cents) FROM ledger_entries
+        WHERE ledger_entries.pool_id = pool_balances.pool_id
+            AND COALESCE(ledger_entries.table_id, 0) = pool_balances.table_key), 0),
+    entry_id = (SELECT MAX(id) FROM ledger_entries
+        WHERE ledger_entries.pool_id = pool_balances.pool_id
+            AND COALESCE(ledger_entries.table_id, 0) = pool_balances.table_key);
 CREATE TRIGGER pool_balances_written BEFORE INSERT ON pool_balances
 BEGIN
     SELECT RAISE(ABORT, 'books: a pool''s balance is kept by its ledger rows')

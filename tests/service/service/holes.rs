@@ -531,14 +531,32 @@ fn the_database_itself_refuses_wrong_books() {
              ON CONFLICT DO NOTHING",
             t.id
         )];
+        // No append-only row is written over or emptied either: a REPLACE
+        // deletes without the delete trigger unless recursive triggers are
+        // on (every SQLite connection of the service), and a row trigger does
+        // not see TRUNCATE (refused by a statement trigger on PostgreSQL).
         if backend == "postgres" {
             attempts.push("TRUNCATE seating_stacks".to_string());
+            for table in ["ledger_entries", "audit_events", "hands", "showdowns", "seatings"] {
+                attempts.push(format!("TRUNCATE {table} CASCADE"));
+            }
         } else {
             attempts.push(format!(
                 "INSERT OR REPLACE INTO seating_stacks (seating_id, stack_cents, entry_id) VALUES ({seating}, 10000, \
                  {buy_in})"
             ));
+            // A row the ledger's guard would take, in the buy-in's place.
+            attempts.push(format!(
+                "INSERT OR REPLACE INTO ledger_entries (id, kind, amount_cents, created_at) \
+                 VALUES ({buy_in}, 'house_rake', 1, {now})"
+            ));
+            attempts.push(
+                "INSERT OR REPLACE INTO audit_events (id, created_at, user_id, username, action, target, detail, ip) \
+                 SELECT id, created_at, NULL, 'someone else', action, target, detail, ip FROM audit_events LIMIT 1"
+                    .to_string(),
+            );
         }
+        let (ledger_before, audit_before) = (t.ledger(), get(&app, "/api/v1/audit"));
         for sql in &attempts {
             match diesel::sql_query(sql.as_str()).execute(&mut **db.conn().unwrap()) {
                 // SQLite writes a stack after its row: a row skipped moves nothing.
@@ -549,6 +567,8 @@ fn the_database_itself_refuses_wrong_books() {
                 }
             }
             assert_eq!(t.stack(1), d("100"), "[{backend}] {sql}: nothing changed");
+            assert_eq!(t.ledger(), ledger_before, "[{backend}] {sql}: nothing changed");
+            assert_eq!(get(&app, "/api/v1/audit"), audit_before, "[{backend}] {sql}: nothing changed");
         }
         let pool: i64 = get(&app, "/api/v1/pools/1")["id"].as_i64().unwrap_or(1);
         let e = diesel::sql_query(format!(
@@ -641,6 +661,7 @@ fn the_database_itself_refuses_wrong_books() {
 fn a_pools_shares_are_kept_by_its_ledger_rows_only() {
     each_backend(|backend| {
         use diesel::RunQueryDsl;
+        use rust_decimal::prelude::ToPrimitive;
         let app = spawn_app(backend);
         let pool = create_pool(&app, "Bad beat", "10");
         let t = Table::create(&app, "Main", Some(pool), "hawaiian-gardens", "1", "1", "0.25");
@@ -653,11 +674,24 @@ fn a_pools_shares_are_kept_by_its_ledger_rows_only() {
         assert_eq!(t.pool_balance(), Some(d("10.50")));
         let db = app.db.as_ref().unwrap();
         let now = "'2026-11-23 12:00:00'";
-        let (table, last) = (t.id, t.ledger().last().unwrap()["id"].as_i64().unwrap());
+        let ledger = t.ledger();
+        let (table, last) = (t.id, ledger.last().unwrap()["id"].as_i64().unwrap());
+        let contribution = ledger.iter().rev().find(|r| r["kind"] == json!("jackpot_contribution")).unwrap();
+        let cents = (dec(&contribution["amount"]) * Decimal::from(100)).to_i64().unwrap();
+        let contribution = contribution["id"].as_i64().unwrap();
         let mut attempts = vec![
             format!("UPDATE pool_balances SET balance_cents = balance_cents + 100000 WHERE table_key = {table}"),
             "UPDATE pool_balances SET balance_cents = balance_cents".to_string(),
             format!("UPDATE pool_balances SET balance_cents = 0, entry_id = {last} + 1000"),
+            // The seed's share moved by a newer row, but of the table's share.
+            format!(
+                "UPDATE pool_balances SET balance_cents = balance_cents + {cents}, entry_id = {contribution} \
+                 WHERE table_key = 0"
+            ),
+            format!(
+                "INSERT INTO pool_balances (pool_id, table_key, balance_cents) VALUES ({pool}, {table}, 0) \
+                 ON CONFLICT (pool_id, table_key) DO UPDATE SET balance_cents = 100000"
+            ),
             "DELETE FROM pool_balances".to_string(),
             // A new share of money no row holds, or of another share's row.
             format!("INSERT INTO pool_balances (pool_id, table_key, balance_cents) VALUES ({pool}, 999, 100000)"),
@@ -723,6 +757,21 @@ fn a_pools_shares_are_kept_by_its_ledger_rows_only() {
         ))
         .execute(&mut **db.conn().unwrap())
         .expect("an empty share");
+        if backend == "sqlite" {
+            let e = diesel::sql_query(format!(
+                "INSERT OR REPLACE INTO pool_balances (pool_id, table_key, balance_cents) VALUES ({pool}, 999, 0)"
+            ))
+            .execute(&mut **db.conn().unwrap())
+            .expect_err("an empty share written over");
+            assert_eq!(pitboss::domain::AppError::from(e).code, "books_refused");
+        }
+        // A table's pool changed before its first hand, and back: its share
+        // there is open already.
+        let other = create_pool(&app, "Other", "0");
+        let moved = Table::create(&app, "Moved", Some(pool), "hawaiian-gardens", "1", "1", "0.25");
+        for to in [other, pool] {
+            expect(&app, "PATCH", &format!("/api/v1/tables/{}", moved.id), &json!({ "pool_id": to }), 200);
+        }
         // The pool still moves by its rows, and the shares kept are the sums
         // of the rows.
         t.start(None);
