@@ -65,6 +65,17 @@
     );
   };
 
+  // The table's dealers, those signed in marked.
+  const dealers = (t) => {
+    const out = [];
+    t.dealers.forEach((d, i) => {
+      if (i) out.push(", ");
+      out.push(d);
+      if ((t.dealers_signed_in || []).includes(d)) out.push(" ", el("span", { class: "badge signed-in" }, "signed in"));
+    });
+    return out;
+  };
+
   // A table's card, its ages `extra` seconds later than the board says.
   const card = (t, extra) => {
     const hand = t.open_hand
@@ -91,7 +102,7 @@
       el("p", { class: "meta stakes" }, `${t.preset} · unit ${t.unit} · rake ${t.rake_per_seat}`),
       el(
         "dl", { class: "board-facts" },
-        fact("Dealer", "dealers", t.dealers.length ? [t.dealers.join(", ")] : [none("none")]),
+        fact("Dealer", "dealers", t.dealers.length ? dealers(t) : [none("none")]),
         fact("Seats", "seats-filled", [`${t.seats_filled} / ${t.seat_count}`]),
         fact("Hand", "hand", hand),
         fact("Last commit", "last-commit", commit),

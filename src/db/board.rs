@@ -6,8 +6,8 @@ use diesel::dsl::{exists, not};
 use diesel::prelude::*;
 
 use super::schema::{
-    casino_tables, dealer_tables, hand_voids, hands, jackpot_hits, jackpot_signoffs, open_seatings, ruleset_versions,
-    showdowns, table_status_changes, users,
+    audit_events, casino_tables, dealer_tables, hand_voids, hands, jackpot_hits, jackpot_signoffs, open_seatings,
+    ruleset_versions, showdowns, table_status_changes, users,
 };
 use super::tables::{RulesetRow, TableRow};
 use super::DbConnection;
@@ -108,13 +108,26 @@ pub fn latest_statuses(conn: &mut DbConnection) -> QueryResult<Vec<StatusLine>> 
         .load(conn)
 }
 
-/// The active dealers assigned to each table: (table, display name), by name.
-pub fn dealers(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, String)>> {
+/// The active dealers assigned to each table: (table, username, display
+/// name), by name.
+pub fn dealers(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, String, String)>> {
     dealer_tables::table
         .inner_join(users::table.on(users::id.eq(dealer_tables::user_id)))
         .filter(users::active.eq(true))
         .order((dealer_tables::table_id.asc(), users::display_name.asc()))
-        .select((dealer_tables::table_id, users::display_name))
+        .select((dealer_tables::table_id, users::username, users::display_name))
+        .load(conn)
+}
+
+/// The sign-ins and sign-outs since `since`, oldest first: (username,
+/// action). Through the partial index `audit_sessions`, by its own condition
+/// written out (SQLite uses a partial index only for a query that repeats it).
+pub fn sessions_since(conn: &mut DbConnection, since: NaiveDateTime) -> QueryResult<Vec<(String, String)>> {
+    audit_events::table
+        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("action IN ('login', 'logout')"))
+        .filter(audit_events::created_at.ge(since))
+        .order(audit_events::id.asc())
+        .select((audit_events::username, audit_events::action))
         .load(conn)
 }
 

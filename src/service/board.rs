@@ -35,6 +35,9 @@ pub struct BoardTableView {
     pub rake_per_seat: Money,
     /// The active dealers assigned to the table (display names).
     pub dealers: Vec<String>,
+    /// Those of them signed in now (display names): signed in within the
+    /// last 12 hours (a session's length) and not signed out since.
+    pub dealers_signed_in: Vec<String>,
     pub seat_count: i32,
     /// Players seated (not cashed out).
     pub seats_filled: usize,
@@ -85,9 +88,19 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
     let rulesets: HashMap<TableId, crate::db::tables::RulesetRow> =
         q::current_rulesets(conn)?.into_iter().map(|r| (r.table_id, r)).collect();
     let statuses: HashMap<TableId, q::StatusLine> = q::latest_statuses(conn)?.into_iter().map(|s| (s.0, s)).collect();
-    let mut dealers: HashMap<TableId, Vec<String>> = HashMap::new();
-    for (table, name) in q::dealers(conn)? {
-        dealers.entry(table).or_default().push(name);
+    // Who is signed in: whose latest sign-in or sign-out of a session's
+    // length is a sign-in.
+    let mut signed_in: HashMap<String, bool> = HashMap::new();
+    for (username, action) in q::sessions_since(conn, at - Duration::hours(super::users::SESSION_HOURS))? {
+        signed_in.insert(username, action == "login");
+    }
+    let mut dealers: HashMap<TableId, (Vec<String>, Vec<String>)> = HashMap::new();
+    for (table, username, name) in q::dealers(conn)? {
+        let entry = dealers.entry(table).or_default();
+        if signed_in.get(&username).copied().unwrap_or(false) {
+            entry.1.push(name.clone());
+        }
+        entry.0.push(name);
     }
     let mut seated: HashMap<TableId, usize> = HashMap::new();
     for table in q::seated(conn)? {
@@ -116,6 +129,7 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
         let table_status = status.map_or(TableStatus::Open, |s| s.1);
         let open_hand = hand.filter(|h| h.open);
         let seats_filled = seated.get(&id).copied().unwrap_or(0);
+        let dealers_here = dealers.remove(&id).unwrap_or_default();
         let cannot_close = match (table_status, open_hand) {
             (TableStatus::Closed, _) => None,
             (_, Some(h)) => Some(format!("hand {} in progress", h.number)),
@@ -132,7 +146,8 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
             preset: ruleset.preset.clone(),
             unit: ruleset.unit_cents,
             rake_per_seat: ruleset.rake_cents,
-            dealers: dealers.remove(&id).unwrap_or_default(),
+            dealers: dealers_here.0,
+            dealers_signed_in: dealers_here.1,
             seat_count: row.seat_count,
             seats_filled,
             last_hand: hand.map_or(HandNumber(0), |h| h.number),
@@ -156,10 +171,10 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
     Ok(BoardView { at: at.and_utc(), tables: out })
 }
 
-/// Audit actions that never change the board: signing in and out,
-/// passwords, API tokens.
-const QUIET_ACTIONS: &[&str] =
-    &["login", "login_attempt", "login_failed", "logout", "password_change", "token_create", "token_revoke"];
+/// Audit actions that never change the board: attempts to sign in,
+/// passwords, API tokens (a sign-in or sign-out does: the board shows the
+/// dealers signed in).
+const QUIET_ACTIONS: &[&str] = &["login_attempt", "login_failed", "password_change", "token_create", "token_revoke"];
 
 /// How long an audit id missing below the newest one seen is waited for.
 /// A transaction takes its id when it writes the row and may commit after a

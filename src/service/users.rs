@@ -14,6 +14,10 @@ use crate::db::users::{self as q, UserRow};
 use crate::db::{now, Database, DbConnection};
 use crate::domain::{Actor, AppError, Role, TableId, TokenId, User, UserId};
 
+/// A session lasts at most this long after sign-in (the web layer ends it
+/// then; the pit board counts a dealer signed in for as long).
+pub const SESSION_HOURS: i64 = 12;
+
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct UserView {
     pub id: UserId,

@@ -22,8 +22,7 @@ use super::state::AppState;
 use crate::domain::{Actor, AppError, Role, TableId, User};
 use crate::service::users;
 
-/// A session lasts at most this long after sign-in.
-pub const SESSION_HOURS: i64 = 12;
+use crate::service::users::SESSION_HOURS;
 
 const UID: &str = "uid";
 const EPOCH: &str = "epoch";

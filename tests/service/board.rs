@@ -88,6 +88,7 @@ fn board_and_status(backend: &str) {
     assert_eq!(t1["preset"], "hawaiian-gardens");
     assert_eq!((dec(&t1["unit"]), dec(&t1["rake_per_seat"])), (Decimal::ONE, "0.5".parse().unwrap()));
     assert_eq!(t1["dealers"], json!(["dee"]));
+    assert_eq!(t1["dealers_signed_in"], json!([]), "a token is no sign-in");
     assert_eq!((t1["seats_filled"].as_i64(), t1["seat_count"].as_i64()), (Some(4), Some(4)));
     assert_eq!((&t1["last_hand"], &t1["open_hand"], &t1["last_commit_at"]), (&json!(0), &Value::Null, &Value::Null));
     assert_eq!((&t1["pending_hits"], &t1["voids_today"]), (&json!([]), &json!([])));
@@ -216,6 +217,44 @@ fn board_and_status(backend: &str) {
 fn the_board_page_shows_the_tables_and_closes_one_by_its_form() {
     for backend in backends() {
         board_page(backend);
+    }
+}
+
+#[test]
+fn the_board_shows_which_dealers_are_signed_in() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        room(&app);
+        app.user("dee", &["dealer"], &[1]);
+        app.user("dan", &["dealer"], &[1, 2]);
+        app.user("flo", &["floor"], &[]);
+        let signed_in = |table: i64| board_table(&app, table)["dealers_signed_in"].clone();
+        assert_eq!(board_table(&app, 1)["dealers"], json!(["dan", "dee"]), "[{backend}]");
+        assert_eq!((signed_in(1), signed_in(2)), (json!([]), json!([])), "[{backend}] nobody signed in");
+        // dee signs in: signed in at table 1 (dee deals there only).
+        let mut dee = Browser::signed_in(&app, "dee");
+        assert_eq!((signed_in(1), signed_in(2)), (json!(["dee"]), json!([])), "[{backend}]");
+        // A wrong password is no sign-in.
+        let mut wrong = Browser::new(&app);
+        wrong.get("/login");
+        let answer = wrong.post("/login", &[("username", "dan"), ("password", "wrong"), ("next", "/")]);
+        assert_ne!(answer.status, 303, "[{backend}] {}", answer.body);
+        assert_eq!((signed_in(1), signed_in(2)), (json!(["dee"]), json!([])), "[{backend}]");
+        let _dan = Browser::signed_in(&app, "dan");
+        assert_eq!((signed_in(1), signed_in(2)), (json!(["dan", "dee"]), json!(["dan"])), "[{backend}]");
+        // The page marks them.
+        let mut flo = Browser::signed_in(&app, "flo");
+        let page = flo.get("/floor/board").body;
+        assert!(
+            page.contains(r#"dan <span class="badge signed-in">signed in</span>, dee <span class="badge signed-in">signed in</span>"#),
+            "[{backend}] {page}"
+        );
+        // dee signs out.
+        dee.get("/");
+        assert_eq!(dee.post("/logout", &[]).status, 303, "[{backend}]");
+        assert_eq!((signed_in(1), signed_in(2)), (json!(["dan"]), json!(["dan"])), "[{backend}]");
+        let page = flo.get("/floor/board").body;
+        assert!(page.contains(r#", dee</dd>"#), "[{backend}] {page}");
     }
 }
 

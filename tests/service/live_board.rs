@@ -251,13 +251,22 @@ fn live_changes(backend: &str) {
     assert_eq!(voided.table(1)["voids_today"][0]["reason"], "misdeal");
     assert_eq!(voided.table(1)["open_hand"], Value::Null);
 
-    // Signing in changes nothing on the board: no event.
+    // A sign-in sends the board again (it shows the dealers signed in);
+    // fay and fred deal at no table, so no table changed.
     let floor_person = app.signed_in("fay");
     let verifier = app.signed_in("fred");
-    assert!(stream.next(Duration::from_millis(1200)).is_none(), "a sign-in is not a board change");
+    let mut last = stream.until("the sign-ins", |e| e.id > voided.id);
+    while let Some(e) = stream.next(Duration::from_millis(1200)) {
+        last = e;
+    }
+    assert_eq!(last.table(1)["dealers_signed_in"], json!([]));
+    assert_eq!(
+        (&last.table(1)["voids_today"], &last.table(1)["last_hand"]),
+        (&voided.table(1)["voids_today"], &json!(2))
+    );
 
     // The two sign-offs: approved (still waiting), then verified (paid).
-    let before = voided.id;
+    let before = last.id;
     expect(&floor_person, "POST", "/api/v1/jackpots/1/approve", "{}", 200);
     let approved = stream.until("the approval", |e| e.id > before);
     assert_eq!(approved.table(1)["pending_hits"], json!([1]), "approved, not yet paid");
@@ -401,16 +410,17 @@ fn limits_and_shutdown(backend: &str) {
 /// (a rolled-back transaction) is given up after `AUDIT_GAP_WAIT`; signing
 /// in is no board change.
 #[test]
-fn the_audit_watch_sees_late_ids_and_ignores_sign_ins() {
+fn the_audit_watch_sees_late_ids_and_ignores_attempts_to_sign_in() {
     use pitboss::service::board::{AuditWatch, AUDIT_GAP_WAIT};
     let row = |id: i64, action: &str| (id, action.to_string());
     let t0 = Instant::now();
     let mut watch = AuditWatch::from(10);
     assert_eq!((watch.newest(), watch.missing()), (10, vec![]));
-    assert!(!watch.take(&[row(11, "login"), row(12, "login_attempt")], t0), "sign-ins only");
+    assert!(!watch.take(&[row(11, "login_failed"), row(12, "login_attempt")], t0), "attempts to sign in only");
     assert_eq!(watch.newest(), 12);
-    // 14 and 16 committed; 13 and 15 not yet.
-    assert!(watch.take(&[row(14, "hand_commit"), row(16, "logout")], t0));
+    // 14 and 16 committed; 13 and 15 not yet. (A sign-out changes the
+    // board: it shows the dealers signed in.)
+    assert!(watch.take(&[row(14, "hand_commit"), row(16, "password_change")], t0));
     assert_eq!((watch.newest(), watch.missing()), (16, vec![13, 15]));
     // 13 comes late: a change, seen although below the newest.
     assert!(watch.take(&[row(13, "hand_void")], t0 + Duration::from_secs(1)));
@@ -423,4 +433,7 @@ fn the_audit_watch_sees_late_ids_and_ignores_sign_ins() {
     assert!(!watch.take(&[], t0 + AUDIT_GAP_WAIT));
     assert_eq!((watch.newest(), watch.missing()), (16, vec![]));
     assert!(watch.take(&[row(17, "jackpot_approve")], t0 + AUDIT_GAP_WAIT));
+    // Signing in or out changes the board (its dealers signed in).
+    assert!(watch.take(&[row(18, "login")], t0 + AUDIT_GAP_WAIT));
+    assert!(watch.take(&[row(19, "logout")], t0 + AUDIT_GAP_WAIT));
 }
