@@ -676,6 +676,15 @@ async fn the_pit_board_shows_every_table_and_the_floor_closes_one_by_its_form() 
     eventually("table 9 opened on the board", || async { text_of(&client, "#table-2 .badge").await.contains("open") })
         .await;
     assert!(client.find(Locator::Css("#table-2 button.close")).await.is_ok(), "its close form back");
+    // dee signs in on a screen of their own: marked signed in at both tables.
+    assert!(!text_of(&client, "#table-1 .dealers").await.contains("signed in"));
+    let _dee = support::Browser::signed_in(&app, "dee");
+    for table in ["#table-1", "#table-2"] {
+        eventually("dee signed in on the board", || async {
+            text_of(&client, &format!("{table} .dealers")).await == "dee signed in"
+        })
+        .await;
+    }
     assert_eq!(js(&client, "return window.notReloaded === true").await, serde_json::json!(true), "no reload");
     let kept = js(&client, "return document.querySelector('#table-3 input[name=note]').value").await;
     assert_eq!(kept, serde_json::json!("half typed"), "the note being typed stays");
