@@ -17,14 +17,17 @@
 -- (An INSERT OR REPLACE of any append-only table's row, which deletes
 -- without the delete trigger, is refused on every connection the service
 -- opens: `PRAGMA recursive_triggers = ON` makes it fire.)
+-- (One pass over the ledger: the pool rows have no index of their own.)
 ALTER TABLE pool_balances ADD COLUMN entry_id BIGINT;
+CREATE TEMP TABLE share_sums AS
+    SELECT pool_id, COALESCE(table_id, 0) AS table_key, SUM(amount_cents) AS total, MAX(id) AS latest
+    FROM ledger_entries WHERE pool_id IS NOT NULL GROUP BY pool_id, COALESCE(table_id, 0);
 UPDATE pool_balances SET
-    balance_cents = COALESCE((SELECT SUM(amount_cents) FROM ledger_entries
-        WHERE ledger_entries.pool_id = pool_balances.pool_id
-            AND COALESCE(ledger_entries.table_id, 0) = pool_balances.table_key), 0),
-    entry_id = (SELECT MAX(id) FROM ledger_entries
-        WHERE ledger_entries.pool_id = pool_balances.pool_id
-            AND COALESCE(ledger_entries.table_id, 0) = pool_balances.table_key);
+    balance_cents = COALESCE((SELECT total FROM share_sums s
+        WHERE s.pool_id = pool_balances.pool_id AND s.table_key = pool_balances.table_key), 0),
+    entry_id = (SELECT latest FROM share_sums s
+        WHERE s.pool_id = pool_balances.pool_id AND s.table_key = pool_balances.table_key);
+DROP TABLE share_sums;
 CREATE TRIGGER pool_balances_written BEFORE INSERT ON pool_balances
 BEGIN
     SELECT RAISE(ABORT, 'books: a pool''s balance is kept by its ledger rows')
