@@ -119,12 +119,13 @@ pub fn dealers(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, String, Str
         .load(conn)
 }
 
-/// The sign-ins and sign-outs since `since`, oldest first: (username,
-/// action). Through the partial index `audit_sessions`, by its own condition
-/// written out (SQLite uses a partial index only for a query that repeats it).
+/// The sign-ins, sign-outs and own password changes (which end every
+/// session of the person) since `since`, oldest first: (username, action).
+/// Through the partial index `audit_sessions`, by its own condition written
+/// out (SQLite uses a partial index only for a query that repeats it).
 pub fn sessions_since(conn: &mut DbConnection, since: NaiveDateTime) -> QueryResult<Vec<(String, String)>> {
     audit_events::table
-        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("action IN ('login', 'logout')"))
+        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("action IN ('login', 'logout', 'password_change')"))
         .filter(audit_events::created_at.ge(since))
         .order(audit_events::id.asc())
         .select((audit_events::username, audit_events::action))

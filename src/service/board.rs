@@ -36,7 +36,10 @@ pub struct BoardTableView {
     /// The active dealers assigned to the table (display names).
     pub dealers: Vec<String>,
     /// Those of them signed in now (display names): signed in within the
-    /// last 12 hours (a session's length) and not signed out since.
+    /// last 12 hours (a session's length), and not signed out nor their
+    /// password changed by themselves since. (A screen closed without
+    /// signing out, or sessions ended by an admin's change, count until the
+    /// 12 hours pass.)
     pub dealers_signed_in: Vec<String>,
     pub seat_count: i32,
     /// Players seated (not cashed out).
@@ -88,8 +91,8 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
     let rulesets: HashMap<TableId, crate::db::tables::RulesetRow> =
         q::current_rulesets(conn)?.into_iter().map(|r| (r.table_id, r)).collect();
     let statuses: HashMap<TableId, q::StatusLine> = q::latest_statuses(conn)?.into_iter().map(|s| (s.0, s)).collect();
-    // Who is signed in: whose latest sign-in or sign-out of a session's
-    // length is a sign-in.
+    // Who is signed in: whose latest sign-in, sign-out or own password
+    // change (it ends their sessions) of a session's length is a sign-in.
     let mut signed_in: HashMap<String, bool> = HashMap::new();
     for (username, action) in q::sessions_since(conn, at - Duration::hours(super::users::SESSION_HOURS))? {
         signed_in.insert(username, action == "login");
@@ -171,10 +174,10 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
     Ok(BoardView { at: at.and_utc(), tables: out })
 }
 
-/// Audit actions that never change the board: attempts to sign in,
-/// passwords, API tokens (a sign-in or sign-out does: the board shows the
-/// dealers signed in).
-const QUIET_ACTIONS: &[&str] = &["login_attempt", "login_failed", "password_change", "token_create", "token_revoke"];
+/// Audit actions that never change the board: attempts to sign in, API
+/// tokens (a sign-in, a sign-out and an own password change do: the board
+/// shows the dealers signed in).
+const QUIET_ACTIONS: &[&str] = &["login_attempt", "login_failed", "token_create", "token_revoke"];
 
 /// How long an audit id missing below the newest one seen is waited for.
 /// A transaction takes its id when it writes the row and may commit after a

@@ -240,7 +240,7 @@ fn the_board_shows_which_dealers_are_signed_in() {
         let answer = wrong.post("/login", &[("username", "dan"), ("password", "wrong"), ("next", "/")]);
         assert_ne!(answer.status, 303, "[{backend}] {}", answer.body);
         assert_eq!((signed_in(1), signed_in(2)), (json!(["dee"]), json!([])), "[{backend}]");
-        let _dan = Browser::signed_in(&app, "dan");
+        let mut dan = Browser::signed_in(&app, "dan");
         assert_eq!((signed_in(1), signed_in(2)), (json!(["dan", "dee"]), json!(["dan"])), "[{backend}]");
         // The page marks them.
         let mut flo = Browser::signed_in(&app, "flo");
@@ -255,6 +255,30 @@ fn the_board_shows_which_dealers_are_signed_in() {
         assert_eq!((signed_in(1), signed_in(2)), (json!(["dan"]), json!(["dan"])), "[{backend}]");
         let page = flo.get("/floor/board").body;
         assert!(page.contains(r#", dee</dd>"#), "[{backend}] {page}");
+        // dan changes their password: every session of theirs ends.
+        assert_eq!(dan.get("/account/password").status, 200);
+        let new = "another horse battery";
+        let answer = dan.post(
+            "/account/password",
+            &[("current_password", crate::support::PASSWORD), ("new_password", new), ("new_password_again", new)],
+        );
+        assert!(answer.status < 400, "[{backend}] {} {}", answer.status, answer.body);
+        assert_eq!((signed_in(1), signed_in(2)), (json!([]), json!([])), "[{backend}] {}", answer.body);
+        // A sign-in older than a session's length has ended; a younger one
+        // stands (rows written straight to the audit trail, hours back).
+        let db = app.db.as_ref().unwrap();
+        app.user("eve", &["dealer"], &[2]);
+        app.user("fay", &["dealer"], &[2]);
+        for (who, hours) in [("eve", 13), ("fay", 11)] {
+            let at = (chrono::Utc::now().naive_utc() - chrono::Duration::hours(hours)).format("%Y-%m-%d %H:%M:%S");
+            diesel::sql_query(format!(
+                "INSERT INTO audit_events (created_at, username, action, target, detail, ip) \
+                 VALUES ('{at}', '{who}', 'login', 'user {who}', '{{}}', '')"
+            ))
+            .execute(&mut **db.conn().unwrap())
+            .unwrap();
+        }
+        assert_eq!((signed_in(1), signed_in(2)), (json!([]), json!(["fay"])), "[{backend}]");
     }
 }
 

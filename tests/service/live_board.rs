@@ -407,8 +407,8 @@ fn limits_and_shutdown(backend: &str) {
 
 /// The poller's view of the audit trail: an id that commits after a later
 /// one (several servers on PostgreSQL) is still seen; one that never comes
-/// (a rolled-back transaction) is given up after `AUDIT_GAP_WAIT`; signing
-/// in is no board change.
+/// (a rolled-back transaction) is given up after `AUDIT_GAP_WAIT`; an
+/// attempt to sign in is no board change.
 #[test]
 fn the_audit_watch_sees_late_ids_and_ignores_attempts_to_sign_in() {
     use pitboss::service::board::{AuditWatch, AUDIT_GAP_WAIT};
@@ -418,9 +418,8 @@ fn the_audit_watch_sees_late_ids_and_ignores_attempts_to_sign_in() {
     assert_eq!((watch.newest(), watch.missing()), (10, vec![]));
     assert!(!watch.take(&[row(11, "login_failed"), row(12, "login_attempt")], t0), "attempts to sign in only");
     assert_eq!(watch.newest(), 12);
-    // 14 and 16 committed; 13 and 15 not yet. (A sign-out changes the
-    // board: it shows the dealers signed in.)
-    assert!(watch.take(&[row(14, "hand_commit"), row(16, "password_change")], t0));
+    // 14 and 16 committed; 13 and 15 not yet.
+    assert!(watch.take(&[row(14, "hand_commit"), row(16, "token_create")], t0));
     assert_eq!((watch.newest(), watch.missing()), (16, vec![13, 15]));
     // 13 comes late: a change, seen although below the newest.
     assert!(watch.take(&[row(13, "hand_void")], t0 + Duration::from_secs(1)));
@@ -433,7 +432,9 @@ fn the_audit_watch_sees_late_ids_and_ignores_attempts_to_sign_in() {
     assert!(!watch.take(&[], t0 + AUDIT_GAP_WAIT));
     assert_eq!((watch.newest(), watch.missing()), (16, vec![]));
     assert!(watch.take(&[row(17, "jackpot_approve")], t0 + AUDIT_GAP_WAIT));
-    // Signing in or out changes the board (its dealers signed in).
+    // Signing in or out, or an own password change (it ends the person's
+    // sessions), changes the board (its dealers signed in).
     assert!(watch.take(&[row(18, "login")], t0 + AUDIT_GAP_WAIT));
     assert!(watch.take(&[row(19, "logout")], t0 + AUDIT_GAP_WAIT));
+    assert!(watch.take(&[row(20, "password_change")], t0 + AUDIT_GAP_WAIT));
 }
