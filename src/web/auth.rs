@@ -22,8 +22,6 @@ use super::state::AppState;
 use crate::domain::{Actor, AppError, Role, TableId, User};
 use crate::service::users;
 
-use crate::service::users::SESSION_HOURS;
-
 const UID: &str = "uid";
 const EPOCH: &str = "epoch";
 const SIGNED_IN_AT: &str = "signed_in_at";
@@ -157,7 +155,7 @@ async fn resolve(req: &HttpRequest) -> Result<Option<Identity>, AppError> {
     ) else {
         return Ok(None);
     };
-    if now_secs() - at > SESSION_HOURS * 3600 {
+    if now_secs() - at > users::SESSION_HOURS * 3600 {
         end_session(&session);
         return Ok(None);
     }

@@ -467,6 +467,21 @@ fn a_bad_sqlite_path_is_named_with_its_reason() {
 }
 
 // The database's own guards: a change the code should never make is refused there.
+/// Runs SQL written straight to the database: it must be refused as
+/// `books_refused`, or, on SQLite, be an insert that `ON CONFLICT DO NOTHING`
+/// skipped (SQLite moves a stack or a pool's share after its row is
+/// written, so a row skipped moves nothing).
+fn refused_or_skipped(db: &pitboss::db::Database, backend: &str, sql: &str) {
+    use diesel::RunQueryDsl;
+    match diesel::sql_query(sql).execute(&mut **db.conn().unwrap()) {
+        Ok(0) if backend == "sqlite" && sql.contains("ON CONFLICT DO NOTHING") => {}
+        outcome => {
+            let e = pitboss::domain::AppError::from(outcome.expect_err(sql));
+            assert!(e.code == "books_refused", "[{backend}] {sql}: {e:?}");
+        }
+    }
+}
+
 #[test]
 fn the_database_itself_refuses_wrong_books() {
     each_backend(|backend| {
@@ -558,14 +573,7 @@ fn the_database_itself_refuses_wrong_books() {
         }
         let (ledger_before, audit_before) = (t.ledger(), get(&app, "/api/v1/audit"));
         for sql in &attempts {
-            match diesel::sql_query(sql.as_str()).execute(&mut **db.conn().unwrap()) {
-                // SQLite writes a stack after its row: a row skipped moves nothing.
-                Ok(0) if backend == "sqlite" && sql.contains("ON CONFLICT DO NOTHING") => {}
-                outcome => {
-                    let e = pitboss::domain::AppError::from(outcome.expect_err(sql));
-                    assert!(e.code == "books_refused", "{sql}: {e:?}");
-                }
-            }
+            refused_or_skipped(db, backend, sql);
             assert_eq!(t.stack(1), d("100"), "[{backend}] {sql}: nothing changed");
             assert_eq!(t.ledger(), ledger_before, "[{backend}] {sql}: nothing changed");
             assert_eq!(get(&app, "/api/v1/audit"), audit_before, "[{backend}] {sql}: nothing changed");
@@ -742,13 +750,7 @@ fn a_pools_shares_are_kept_by_its_ledger_rows_only() {
             ));
         }
         for sql in &attempts {
-            match diesel::sql_query(sql.as_str()).execute(&mut **db.conn().unwrap()) {
-                Ok(0) if backend == "sqlite" && sql.contains("ON CONFLICT DO NOTHING") => {}
-                outcome => {
-                    let e = pitboss::domain::AppError::from(outcome.expect_err(sql));
-                    assert!(e.code == "books_refused", "[{backend}] {sql}: {e:?}");
-                }
-            }
+            refused_or_skipped(db, backend, sql);
             assert_eq!(t.pool_balance(), Some(d("10.50")), "[{backend}] {sql}: nothing changed");
         }
         // An empty share may be opened (a table's, before its first row).
