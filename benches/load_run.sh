@@ -54,8 +54,19 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 BIND_ADDR=127.0.0.1:$port RUST_LOG=error "$bin" serve &
 server=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
-( while kill -0 "$server" 2>/dev/null; do
+touch "$work/heap"
+# The server's RSS every second; at the first second of each minute also the
+# bytes SQLite has allocated (its page caches and statements, from /metrics).
+( i=0; while kill -0 "$server" 2>/dev/null; do
     awk '/VmRSS/ {print $2}' "/proc/$server/status" 2>/dev/null || true
+    if [ $((i % 60)) = 0 ]; then
+      curl -fs "http://127.0.0.1:$port/metrics" | awk '
+        /^pitboss_sqlite_heap_bytes/ {sqlite = int($2 / 1048576)}
+        /^pitboss_malloc_bytes\{state="in_use"\}/ {in_use = int($2 / 1048576)}
+        /^pitboss_malloc_bytes\{state="held"\}/ {held = int($2 / 1048576)}
+        END {print sqlite, in_use, held}' >> "$work/heap" || true
+    fi
+    i=$((i + 1))
     sleep 1
   done ) > "$work/rss" &
 rss() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$server/status"; }
@@ -70,6 +81,12 @@ rss_start=$(head -1 "$work/rss")
 echo "server memory (RSS): start $((rss_start / 1024)) MB, peak $((rss_peak / 1024)) MB, after the verification reads $((rss_end / 1024)) MB"
 # Whether memory stays flat under load: the first sample of each minute.
 echo "server memory (RSS) at each minute, MB: $(awk 'NR % 60 == 1 {printf "%d ", $1 / 1024}' "$work/rss")"
+# What the allocator says at the same moments: SQLite's own allocations (its
+# page caches and statements; 0 on PostgreSQL), everything allocated (SQLite's
+# included), and what the allocator holds from the system (glibc only).
+echo "allocated by SQLite, MB: $(awk '{printf "%s ", $1}' "$work/heap")"
+echo "allocated in all, MB: $(awk '{printf "%s ", $2}' "$work/heap")"
+echo "held by the allocator, MB: $(awk '{printf "%s ", $3}' "$work/heap")"
 kill "$server"
 wait "$server" 2>/dev/null || true
 if [ "$backend" = postgres ]; then psql "$admin" -qc "DROP DATABASE IF EXISTS $name WITH (FORCE)"; fi

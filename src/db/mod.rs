@@ -148,6 +148,16 @@ impl Database {
         (state.connections, state.idle_connections)
     }
 
+    /// Bytes SQLite has allocated in this process now (every connection's
+    /// page cache, prepared statements and schema), `None` on PostgreSQL.
+    /// SQLite keeps these outside Rust's allocator, so this is what tells its
+    /// caches filling up from memory the service itself holds.
+    pub fn sqlite_heap_bytes(&self) -> Option<i64> {
+        // SAFETY: `sqlite3_memory_used` only reads SQLite's own counter; it
+        // takes no pointers and is safe to call from any thread.
+        self.writer.as_ref().map(|_| unsafe { libsqlite3_sys::sqlite3_memory_used() })
+    }
+
     /// A pooled connection (503 when the database cannot be reached).
     pub fn conn(&self) -> Result<Conn, AppError> {
         Ok(self.pool.get()?)

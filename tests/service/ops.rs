@@ -472,6 +472,15 @@ fn metrics_show_requests_commits_the_writer_and_the_books() {
     assert_eq!(sample(text, "pitboss_open_hands"), Some(0.0), "{text}");
     assert_eq!(sample(text, "pitboss_database_up"), Some(1.0));
     assert!(sample(text, r#"pitboss_db_pool_connections{state="idle"}"#).is_some());
+    // The memory SQLite and the allocator account for: SQLite's caches and
+    // statements are part of everything allocated, which the allocator holds.
+    let sqlite = sample(text, "pitboss_sqlite_heap_bytes").unwrap();
+    assert!(sqlite > 100_000.0, "SQLite has its schema and statements: {text}");
+    if cfg!(all(target_os = "linux", target_env = "gnu")) {
+        let in_use = sample(text, r#"pitboss_malloc_bytes{state="in_use"}"#).unwrap();
+        let held = sample(text, r#"pitboss_malloc_bytes{state="held"}"#).unwrap();
+        assert!(sqlite < in_use && in_use <= held, "{text}");
+    }
     // Not public: through a proxy (the request is not the machine's own)
     // it is refused without the token.
     let proxied = [("X-Forwarded-For".to_string(), "203.0.113.9".to_string())];

@@ -62,6 +62,11 @@ pub async fn metrics(
     let (connections, idle) = state.db.pool_state();
     METRICS.db_connections.with_label_values(&["idle"]).set(i64::from(idle));
     METRICS.db_connections.with_label_values(&["busy"]).set(i64::from(connections.saturating_sub(idle)));
+    METRICS.sqlite_heap.set(state.db.sqlite_heap_bytes().unwrap_or(0));
+    if let Some((in_use, held)) = metrics::malloc_bytes() {
+        METRICS.malloc.with_label_values(&["in_use"]).set(in_use);
+        METRICS.malloc.with_label_values(&["held"]).set(held);
+    }
     // The database's figures; when it cannot answer, the rest still can.
     match with_db(&state, service::jackpots::books_figures).await {
         Ok(figures) => {
