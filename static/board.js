@@ -68,10 +68,10 @@
   // The table's dealers, those signed in marked.
   const dealers = (t) => {
     const out = [];
-    t.dealers.forEach((d, i) => {
+    t.dealer_status.forEach((d, i) => {
       if (i) out.push(", ");
-      out.push(d);
-      if ((t.dealers_signed_in || []).includes(d)) out.push(" ", el("span", { class: "badge signed-in" }, "signed in"));
+      out.push(d.name);
+      if (d.signed_in) out.push(" ", el("span", { class: "badge signed-in" }, "signed in"));
     });
     return out;
   };

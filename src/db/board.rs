@@ -114,7 +114,7 @@ pub fn dealers(conn: &mut DbConnection) -> QueryResult<Vec<(TableId, String, Str
     dealer_tables::table
         .inner_join(users::table.on(users::id.eq(dealer_tables::user_id)))
         .filter(users::active.eq(true))
-        .order((dealer_tables::table_id.asc(), users::display_name.asc()))
+        .order((dealer_tables::table_id.asc(), users::display_name.asc(), users::username.asc()))
         .select((dealer_tables::table_id, users::username, users::display_name))
         .load(conn)
 }
@@ -155,12 +155,14 @@ pub fn undecided_hits(conn: &mut DbConnection) -> QueryResult<Vec<(HitId, TableI
 /// A void: its table, hand, reason and time.
 pub type VoidLine = (TableId, HandNumber, VoidReason, NaiveDateTime);
 
-/// The voids written since `since`, oldest first.
+/// The voids written since `since`, oldest first, through the index
+/// `hand_voids_at`: ordered by its key (by id, SQLite would rather read every
+/// void in id order than sort the few it finds by time).
 pub fn voids_since(conn: &mut DbConnection, since: NaiveDateTime) -> QueryResult<Vec<VoidLine>> {
     hand_voids::table
         .inner_join(hands::table.on(hands::id.eq(hand_voids::hand_id)))
         .filter(hand_voids::created_at.ge(since))
-        .order(hand_voids::id.asc())
+        .order((hand_voids::created_at.asc(), hand_voids::id.asc()))
         .select((hands::table_id, hands::number, hand_voids::reason, hand_voids::created_at))
         .load(conn)
 }

@@ -41,6 +41,10 @@ pub struct BoardTableView {
     /// signing out, or sessions ended by an admin's change, count until the
     /// 12 hours pass.)
     pub dealers_signed_in: Vec<String>,
+    /// Each of `dealers` in the same order, with whether that dealer is
+    /// signed in (as for `dealers_signed_in`); two dealers with the same
+    /// display name are told apart here.
+    pub dealer_status: Vec<BoardDealerView>,
     pub seat_count: i32,
     /// Players seated (not cashed out).
     pub seats_filled: usize,
@@ -60,6 +64,14 @@ pub struct BoardTableView {
     pub gaming_day: NaiveDate,
     /// The voids of the current gaming day, oldest first.
     pub voids_today: Vec<BoardVoidView>,
+}
+
+/// A dealer assigned to a table, on the board.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct BoardDealerView {
+    /// Display name.
+    pub name: String,
+    pub signed_in: bool,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -97,13 +109,10 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
     for (username, action) in q::sessions_since(conn, at - Duration::hours(super::users::SESSION_HOURS))? {
         signed_in.insert(username, action == "login");
     }
-    let mut dealers: HashMap<TableId, (Vec<String>, Vec<String>)> = HashMap::new();
+    let mut dealers: HashMap<TableId, Vec<BoardDealerView>> = HashMap::new();
     for (table, username, name) in q::dealers(conn)? {
-        let entry = dealers.entry(table).or_default();
-        if signed_in.get(&username).copied().unwrap_or(false) {
-            entry.1.push(name.clone());
-        }
-        entry.0.push(name);
+        let signed_in = signed_in.get(&username).copied().unwrap_or(false);
+        dealers.entry(table).or_default().push(BoardDealerView { name, signed_in });
     }
     let mut seated: HashMap<TableId, usize> = HashMap::new();
     for table in q::seated(conn)? {
@@ -149,8 +158,9 @@ pub fn board(conn: &mut DbConnection) -> Result<BoardView, AppError> {
             preset: ruleset.preset.clone(),
             unit: ruleset.unit_cents,
             rake_per_seat: ruleset.rake_cents,
-            dealers: dealers_here.0,
-            dealers_signed_in: dealers_here.1,
+            dealers: dealers_here.iter().map(|d| d.name.clone()).collect(),
+            dealers_signed_in: dealers_here.iter().filter(|d| d.signed_in).map(|d| d.name.clone()).collect(),
+            dealer_status: dealers_here,
             seat_count: row.seat_count,
             seats_filled,
             last_hand: hand.map_or(HandNumber(0), |h| h.number),

@@ -279,6 +279,31 @@ fn the_board_shows_which_dealers_are_signed_in() {
             .unwrap();
         }
         assert_eq!((signed_in(1), signed_in(2)), (json!([]), json!(["fay"])), "[{backend}]");
+        // Two dealers with one display name: each is told apart, in
+        // `dealer_status` and on the page.
+        for who in ["sam1", "sam2"] {
+            let req = pitboss::service::users::NewUserRequest {
+                username: who.to_string(),
+                display_name: Some("sam".to_string()),
+                roles: vec!["dealer".to_string()],
+                password: crate::support::PASSWORD.to_string(),
+                tables: vec![pitboss::domain::TableId(1)],
+            };
+            pitboss::service::users::create_user(db, &pitboss::domain::Actor::command_line(), req, false).unwrap();
+        }
+        let _sam2 = Browser::signed_in(&app, "sam2");
+        let status = board_table(&app, 1)["dealer_status"].clone();
+        assert_eq!(
+            status,
+            json!([{"name": "dan", "signed_in": false}, {"name": "dee", "signed_in": false},
+                   {"name": "sam", "signed_in": false}, {"name": "sam", "signed_in": true}]),
+            "[{backend}]"
+        );
+        let page = flo.get("/floor/board").body;
+        assert!(
+            page.contains(r#"dan, dee, sam, sam <span class="badge signed-in">signed in</span></dd>"#),
+            "[{backend}] {page}"
+        );
     }
 }
 

@@ -1,0 +1,1 @@
+DROP INDEX hand_voids_at;
