@@ -60,7 +60,10 @@ touch "$work/heap"
 ( i=0; while kill -0 "$server" 2>/dev/null; do
     awk '/VmRSS/ {print $2}' "/proc/$server/status" 2>/dev/null || true
     if [ $((i % 60)) = 0 ]; then
-      curl -fs "http://127.0.0.1:$port/metrics" | awk '
+      # (A scrape that fails or is not known prints "-", so that the minutes
+      # still line up with the RSS.)
+      { curl -fs --max-time 2 "http://127.0.0.1:$port/metrics" || true; } | awk '
+        BEGIN {sqlite = "-"; in_use = "-"; held = "-"}
         /^pitboss_sqlite_heap_bytes/ {sqlite = int($2 / 1048576)}
         /^pitboss_malloc_bytes\{state="in_use"\}/ {in_use = int($2 / 1048576)}
         /^pitboss_malloc_bytes\{state="held"\}/ {held = int($2 / 1048576)}

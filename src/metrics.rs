@@ -158,12 +158,22 @@ pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 /// allocated through `malloc` (Rust's allocations and SQLite's alike) and what
 /// the allocator holds from the operating system for it, freed chunks kept
 /// for reuse included. Their difference growing while the first stays flat is
-/// the allocator keeping memory, not the program holding more. glibc only.
+/// the allocator keeping memory, not the program holding more. glibc 2.33 or
+/// later (`mallinfo2`, looked up when first asked, so that the binary still
+/// starts on an older glibc, where this is `None`).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn malloc_bytes() -> Option<(i64, i64)> {
+    type MallInfo2 = unsafe extern "C" fn() -> libc::mallinfo2;
+    static MALLINFO2: LazyLock<Option<MallInfo2>> = LazyLock::new(|| {
+        // SAFETY: a lookup by a NUL-terminated name in the loaded objects;
+        // a symbol found under this name is glibc's `mallinfo2`, whose
+        // signature is `MallInfo2`.
+        let found = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"mallinfo2".as_ptr()) };
+        (!found.is_null()).then(|| unsafe { std::mem::transmute::<*mut libc::c_void, MallInfo2>(found) })
+    });
     // SAFETY: `mallinfo2` takes no arguments and returns a plain struct of
     // counters; glibc takes each arena's lock while it sums them.
-    let info = unsafe { libc::mallinfo2() };
+    let info = unsafe { (*MALLINFO2)?() };
     let wide = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
     Some((wide(info.uordblks + info.hblkhd), wide(info.arena + info.hblkhd)))
 }
