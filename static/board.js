@@ -68,10 +68,7 @@
   // The table's dealers, those signed in marked.
   const dealers = (t) => {
     const out = [];
-    // (From a server before `dealer_status`: by display name.)
-    const status = t.dealer_status ||
-      t.dealers.map((name) => ({ name, signed_in: (t.dealers_signed_in || []).includes(name) }));
-    status.forEach((d, i) => {
+    t.dealer_status.forEach((d, i) => {
       if (i) out.push(", ");
       out.push(d.name);
       if (d.signed_in) out.push(" ", el("span", { class: "badge signed-in" }, "signed in"));
