@@ -4,7 +4,9 @@
 use diesel::dsl::{exists, not};
 use diesel::prelude::*;
 
-use super::schema::{casino_tables, hand_scans, hand_seats, hand_voids, hands, ruleset_versions, seatings, showdowns};
+use super::schema::{
+    casino_tables, hand_scans, hand_seats, hand_voids, hands, open_seatings, ruleset_versions, seatings, showdowns,
+};
 use super::tables::RulesetRow;
 use super::{now, DbConnection};
 use crate::domain::{HandId, HandNumber, Money, PoolId, SeatNo, SeatingId, TableId, UserId, VoidReason};
@@ -80,8 +82,10 @@ pub struct HandSeatRow {
 }
 
 /// A hand with its ruleset version, commit, void and seats dealt in, in one
-/// query ([`seats_of`]: one more for a hand started before seats were kept in
-/// its row).
+/// query: its row joined to the open seatings of its table, which name the
+/// players of an open hand ([`seats_of`]: one more query for the names of a
+/// hand played out before its seats left, or started before seats were kept
+/// in its row).
 pub fn hand(
     conn: &mut DbConnection,
     table: TableId,
@@ -92,12 +96,15 @@ pub fn hand(
         RulesetRow,
         Option<StoredShowdown>,
         Option<StoredVoid>,
+        Option<(SeatingId, String)>,
     );
-    let row: Option<Row> = hands::table
+    let rows: Vec<Row> = hands::table
         .inner_join(ruleset_versions::table.on(ruleset_versions::id.eq(hands::ruleset_version_id)))
         .inner_join(casino_tables::table.on(casino_tables::id.eq(hands::table_id)))
         .left_join(showdowns::table.on(showdowns::hand_id.eq(hands::id)))
         .left_join(hand_voids::table.on(hand_voids::hand_id.eq(hands::id)))
+        .left_join(open_seatings::table.on(open_seatings::table_id.eq(hands::table_id)))
+        .left_join(seatings::table.on(seatings::id.eq(open_seatings::seating_id)))
         .filter(hands::table_id.eq(table))
         .filter(hands::number.eq(number))
         .select((
@@ -113,18 +120,24 @@ pub fn hand(
             RulesetRow::as_select(),
             SHOWDOWN_COLUMNS.nullable(),
             (hand_voids::reason, hand_voids::note).nullable(),
+            (seatings::id, seatings::player).nullable(),
         ))
         // Loaded, not `first`: a bound LIMIT would be prepared again at every
-        // hand on SQLite. (table, number) is unique.
-        .load(conn)?
-        .into_iter()
-        .next();
-    let Some(((id, dealer_seat, started_at, pool_id, time_zone, gaming_day_cutoff, packed), ruleset, showdown, void)) =
-        row
+        // hand on SQLite. (table, number) is unique: a row for each open
+        // seating of the table (at most its seats), or one.
+        .load(conn)?;
+    let open: Vec<(SeatingId, String)> = rows.iter().filter_map(|r| r.4.clone()).collect();
+    let Some((
+        (id, dealer_seat, started_at, pool_id, time_zone, gaming_day_cutoff, packed),
+        ruleset,
+        showdown,
+        void,
+        _,
+    )) = rows.into_iter().next()
     else {
         return Ok(None);
     };
-    let seats = seats_of(conn, id, packed)?;
+    let seats = seats_named(conn, id, packed, &open)?;
     let hand = HandRow {
         id,
         table_id: table,
@@ -141,15 +154,55 @@ pub fn hand(
     Ok(Some((hand, seats)))
 }
 
-/// The seats of hand `hand` whose row holds `packed` (its `seats` column):
-/// those in it, or for a hand started before seats were kept in the hand's
-/// row, its `hand_seats` rows with their players. The one place that knows
-/// both forms.
+/// The seats of hand `hand` whose row holds `packed` (its `seats` column),
+/// with their players: those in it, or for a hand started before seats were
+/// kept in the hand's row, its `hand_seats` rows. The one place that knows
+/// every form.
 pub fn seats_of(conn: &mut DbConnection, hand: HandId, packed: Option<String>) -> QueryResult<Vec<HandSeatRow>> {
-    match packed {
-        Some(text) => unpack_seats(&text),
-        None => hand_seat_rows(conn, hand),
-    }
+    seats_named(conn, hand, packed, &[])
+}
+
+/// [`seats_of`], with the players of some seatings known already (`known`):
+/// the others' are read in one query, if any.
+fn seats_named(
+    conn: &mut DbConnection,
+    hand: HandId,
+    packed: Option<String>,
+    known: &[(SeatingId, String)],
+) -> QueryResult<Vec<HandSeatRow>> {
+    let Some(text) = packed else {
+        return hand_seat_rows(conn, hand);
+    };
+    let seats = unpack_seats(&text)?;
+    let unknown: Vec<SeatingId> = seats
+        .iter()
+        .filter(|s| s.player.is_none() && !known.iter().any(|(id, _)| *id == s.row.seating_id))
+        .map(|s| s.row.seating_id)
+        .collect();
+    let read: Vec<(SeatingId, String)> = if unknown.is_empty() {
+        Vec::new()
+    } else {
+        seatings::table.filter(seatings::id.eq_any(&unknown)).select((seatings::id, seatings::player)).load(conn)?
+    };
+    seats
+        .into_iter()
+        .map(|s| {
+            let player = match s.player {
+                Some(player) => player,
+                None => known
+                    .iter()
+                    .chain(&read)
+                    .find(|(id, _)| *id == s.row.seating_id)
+                    .map(|(_, p)| p.clone())
+                    .ok_or_else(|| {
+                        diesel::result::Error::DeserializationError(
+                            format!("a hand's seats: seating {} is not found", s.row.seating_id.get()).into(),
+                        )
+                    })?,
+            };
+            Ok(HandSeatRow { player, ..s.row })
+        })
+        .collect()
 }
 
 fn hand_seat_rows(conn: &mut DbConnection, hand: HandId) -> QueryResult<Vec<HandSeatRow>> {
@@ -194,21 +247,19 @@ pub fn insert_hand(conn: &mut DbConnection, h: &NewHand) -> QueryResult<HandId> 
         .get_result(conn)
 }
 
-/// A hand's seats as its row keeps them (`hands.seats`, see the migration
-/// `hand_seats_in_hand`): a JSON array with `[seat, seating, player, stack at
-/// the start in cents]` for each seat, and for a seat in fantasyland or with
-/// an exposure carried over `[seat, seating, player, stack, in fantasyland (0
-/// or 1), exposure at the start in cents or null, cards dealt or null]`.
+/// A hand's seats as its row keeps them (`hands.seats`, see the migrations
+/// `hand_seats_in_hand` and `hand_seats_unnamed`): a JSON array with `[seat,
+/// seating, stack at the start in cents]` for each seat, and for a seat in
+/// fantasyland or with an exposure carried over `[seat, seating, stack, in
+/// fantasyland (0 or 1), exposure at the start in cents or null, cards dealt
+/// or null]`. The player is the seating's (a seating never changes): hands
+/// started before that migration name it third (`[seat, seating, player,
+/// stack]` and the longer form likewise), and still read.
 pub fn pack_seats(seats: &[HandSeatRow]) -> String {
     let seats: Vec<serde_json::Value> = seats
         .iter()
         .map(|s| {
-            let mut seat = vec![
-                s.seat.get().into(),
-                s.seating_id.get().into(),
-                s.player.as_str().into(),
-                s.stack_start_cents.cents().into(),
-            ];
+            let mut seat = vec![s.seat.get().into(), s.seating_id.get().into(), s.stack_start_cents.cents().into()];
             if s.in_fantasyland || s.exposure_start_cents.is_some() || s.fantasyland_cards.is_some() {
                 seat.push(i32::from(s.in_fantasyland).into());
                 seat.push(s.exposure_start_cents.map(Money::cents).into());
@@ -220,8 +271,17 @@ pub fn pack_seats(seats: &[HandSeatRow]) -> String {
     serde_json::Value::Array(seats).to_string()
 }
 
-/// The seats [`pack_seats`] wrote.
-pub fn unpack_seats(text: &str) -> QueryResult<Vec<HandSeatRow>> {
+/// A seat of a hand's row: its player if the row names it (hands started
+/// before `hand_seats_unnamed`), else the seating's, to be read.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PackedSeat {
+    /// The seat, its player empty when `player` is `None`.
+    pub row: HandSeatRow,
+    pub player: Option<String>,
+}
+
+/// The seats [`pack_seats`] wrote (or a hand's row of before, with players).
+pub fn unpack_seats(text: &str) -> QueryResult<Vec<PackedSeat>> {
     use serde_json::Value;
     let bad = |why: String| diesel::result::Error::DeserializationError(format!("a hand's seats: {why}").into());
     let whole = |v: &Value| v.as_i64().ok_or_else(|| bad(format!("{v} is not a whole number")));
@@ -231,8 +291,9 @@ pub fn unpack_seats(text: &str) -> QueryResult<Vec<HandSeatRow>> {
         .into_iter()
         .map(|s| {
             let (seat, seating, player, stack, rest) = match s.as_slice() {
-                [seat, seating, Value::String(player), stack, rest @ ..] => (seat, seating, player, stack, rest),
-                _ => return Err(bad(format!("{s:?} does not start with a seat, a seating, a player and a stack"))),
+                [seat, seating, Value::String(player), stack, rest @ ..] => (seat, seating, Some(player), stack, rest),
+                [seat, seating, stack @ Value::Number(_), rest @ ..] => (seat, seating, None, stack, rest),
+                _ => return Err(bad(format!("{s:?} does not start with a seat, a seating and a stack"))),
             };
             let (in_fantasyland, exposure, cards) = match rest {
                 [] => (false, None, None),
@@ -243,14 +304,17 @@ pub fn unpack_seats(text: &str) -> QueryResult<Vec<HandSeatRow>> {
                 _ => return Err(bad(format!("{s:?} has a wrong tail"))),
             };
             let narrow = |n: i64| i32::try_from(n).map_err(|_| bad(format!("{n} is out of range")));
-            Ok(HandSeatRow {
-                seat: SeatNo(narrow(whole(seat)?)?),
-                seating_id: SeatingId(whole(seating)?),
-                stack_start_cents: Money::from_cents(whole(stack)?),
-                in_fantasyland,
-                player: player.clone(),
-                exposure_start_cents: exposure.map(Money::from_cents),
-                fantasyland_cards: cards.map(narrow).transpose()?,
+            Ok(PackedSeat {
+                row: HandSeatRow {
+                    seat: SeatNo(narrow(whole(seat)?)?),
+                    seating_id: SeatingId(whole(seating)?),
+                    stack_start_cents: Money::from_cents(whole(stack)?),
+                    in_fantasyland,
+                    player: String::new(),
+                    exposure_start_cents: exposure.map(Money::from_cents),
+                    fantasyland_cards: cards.map(narrow).transpose()?,
+                },
+                player: player.cloned(),
             })
         })
         .collect()
@@ -374,26 +438,44 @@ mod tests {
             seating_id: SeatingId(seating),
             stack_start_cents: Money::from_cents(stack),
             in_fantasyland: false,
-            player: format!("P{seat} \"Ace\" Zoë"),
+            player: String::new(),
             exposure_start_cents: None,
             fantasyland_cards: None,
         }
     }
 
+    /// The seats as read back: their players to be read from the seatings.
+    fn unnamed(seats: &[HandSeatRow]) -> Vec<PackedSeat> {
+        seats.iter().map(|s| PackedSeat { row: s.clone(), player: None }).collect()
+    }
+
     #[test]
     fn a_hands_seats_are_kept_short_and_read_back_as_written() {
         let plain = vec![seat(1, 7, 50_000), seat(3, 9, 0)];
-        assert_eq!(pack_seats(&plain), r#"[[1,7,"P1 \"Ace\" Zoë",50000],[3,9,"P3 \"Ace\" Zoë",0]]"#);
-        assert_eq!(unpack_seats(&pack_seats(&plain)).unwrap(), plain);
+        assert_eq!(pack_seats(&plain), "[[1,7,50000],[3,9,0]]");
+        assert_eq!(unpack_seats(&pack_seats(&plain)).unwrap(), unnamed(&plain));
         let open_face = vec![
             HandSeatRow { in_fantasyland: true, fantasyland_cards: Some(14), ..seat(2, 8, 1_250) },
             HandSeatRow { exposure_start_cents: Some(Money::from_cents(900)), ..seat(5, 11, 1_000) },
         ];
+        assert_eq!(pack_seats(&open_face), "[[2,8,1250,1,null,14],[5,11,1000,0,900,null]]");
+        assert_eq!(unpack_seats(&pack_seats(&open_face)).unwrap(), unnamed(&open_face));
+    }
+
+    #[test]
+    fn a_hands_seats_with_their_players_as_written_before_still_read() {
+        let named = |s: HandSeatRow, player: &str| PackedSeat { row: s, player: Some(player.to_string()) };
         assert_eq!(
-            pack_seats(&open_face),
-            r#"[[2,8,"P2 \"Ace\" Zoë",1250,1,null,14],[5,11,"P5 \"Ace\" Zoë",1000,0,900,null]]"#
+            unpack_seats(r#"[[1,7,"P1 \"Ace\" Zoë",50000],[3,9,"P3",0]]"#).unwrap(),
+            vec![named(seat(1, 7, 50_000), "P1 \"Ace\" Zoë"), named(seat(3, 9, 0), "P3")]
         );
-        assert_eq!(unpack_seats(&pack_seats(&open_face)).unwrap(), open_face);
+        assert_eq!(
+            unpack_seats(r#"[[2,8,"P2",1250,1,null,14],[5,11,"P5",1000,0,900,null]]"#).unwrap(),
+            vec![
+                named(HandSeatRow { in_fantasyland: true, fantasyland_cards: Some(14), ..seat(2, 8, 1_250) }, "P2"),
+                named(HandSeatRow { exposure_start_cents: Some(Money::from_cents(900)), ..seat(5, 11, 1_000) }, "P5"),
+            ]
+        );
     }
 
     #[test]
@@ -402,6 +484,11 @@ mod tests {
             "",
             "{}",
             r#"[[1,7,"a"]]"#,
+            "[[1,7]]",
+            "[[1,7,null]]",
+            "[[1,7,5,0]]",
+            "[[1,7,5,2,null,null]]",
+            "[[1,7,5,0,1,2,3]]",
             r#"[[1,7,"a",null]]"#,
             "[[1,7,5,5]]",
             r#"[[1,7,"a",5,2,null,null]]"#,

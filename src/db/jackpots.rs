@@ -211,7 +211,7 @@ pub fn hits_dealing(conn: &mut DbConnection, seating: SeatingId) -> QueryResult<
         .select((jackpot_hits::id, hands::seats.assume_not_null()))
         .load(conn)?;
     for (hit, text) in since {
-        if super::hands::unpack_seats(&text)?.iter().any(|s| s.seating_id == seating) {
+        if super::hands::unpack_seats(&text)?.iter().any(|s| s.row.seating_id == seating) {
             hits.push(hit);
         }
     }

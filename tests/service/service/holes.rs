@@ -816,8 +816,8 @@ fn a_hands_seats_are_kept_in_its_row_and_guarded_there_by_the_database() {
         t.start(None);
         assert_eq!(
             stored(1).as_deref(),
-            Some(format!(r#"[[1,{ann},"Ann",10000],[2,{bo},"Bo \"the Ace\" Zoë",10000]]"#).as_str()),
-            "[{backend}] the hand's row holds its seats"
+            Some(format!("[[1,{ann},10000],[2,{bo},10000]]").as_str()),
+            "[{backend}] the hand's row holds its seats (their players are the seatings')"
         );
 
         let insert = |number: i64, seats: &str| {
@@ -830,28 +830,31 @@ fn a_hands_seats_are_kept_in_its_row_and_guarded_there_by_the_database() {
             )
         };
         let refused = [
-            format!(r#"[[1,{ann},"Ann",-1]]"#),
-            format!(r#"[[1,{ann},"Ann",100000000000001]]"#),
-            format!(r#"[[1,{ann},"Ann",100.5]]"#),
-            format!(r#"[[1,{ann},"Ann","100"]]"#),
-            format!(r#"[[2,{ann},"Ann",100]]"#),
-            format!(r#"[[1,{ann},"Eve",100]]"#),
-            format!(r#"[[1,{cy},"Cy",100]]"#),
-            format!(r#"[[1,{ann},"Ann",100],[1,{ann},"Ann",100]]"#),
-            format!(r#"[[1,{ann},"Ann",100,2,null,null]]"#),
-            format!(r#"[[1,{ann},"Ann",100,0,-5,null]]"#),
-            format!(r#"[[1,{ann},"Ann",100,0]]"#),
-            format!(r#"[[1,{ann},100]]"#),
-            format!(r#"[[1,{ann},"Ann",100],5]"#),
+            format!("[[1,{ann},-1]]"),
+            format!("[[1,{ann},100000000000001]]"),
+            format!("[[1,{ann},100.5]]"),
+            format!(r#"[[1,{ann},"100"]]"#),
+            format!("[[2,{ann},100]]"),
+            format!("[[1,{cy},100]]"),
+            format!("[[1,{ann},100],[1,{ann},100]]"),
+            format!("[[1,{ann},100,2,null,null]]"),
+            format!("[[1,{ann},100,0,-5,null]]"),
+            format!("[[1,{ann},100,0]]"),
+            format!("[[1,{ann}]]"),
+            format!("[[1,{ann},100],5]"),
+            // The form of before, with the player third: hands are started
+            // in the new form only.
+            format!(r#"[[1,{ann},"Ann",100]]"#),
+            format!(r#"[[1,{ann},"Ann",100,0,null,null]]"#),
             // A seat or seating that is not a whole number in its column's
             // range (the guard casts them to look the seating up by key).
-            format!(r#"[[1.5,{ann},"Ann",100]]"#),
-            format!(r#"[[1,{ann}.5,"Ann",100]]"#),
-            format!(r#"[[0,{ann},"Ann",100]]"#),
-            format!(r#"[[4294967297,{ann},"Ann",100]]"#),
-            r#"[[1,-3,"Ann",100]]"#.to_string(),
-            r#"[[1,1e30,"Ann",100]]"#.to_string(),
-            r#"[[1,"7","Ann",100]]"#.to_string(),
+            format!("[[1.5,{ann},100]]"),
+            format!("[[1,{ann}.5,100]]"),
+            format!("[[0,{ann},100]]"),
+            format!("[[4294967297,{ann},100]]"),
+            "[[1,-3,100]]".to_string(),
+            "[[1,1e30,100]]".to_string(),
+            r#"[[1,"7",100]]"#.to_string(),
             "[]".to_string(),
             r#"{"seat":1}"#.to_string(),
         ];
@@ -866,7 +869,7 @@ fn a_hands_seats_are_kept_in_its_row_and_guarded_there_by_the_database() {
         assert!(diesel::sql_query(insert(70, "[[1,")).execute(&mut **db.conn().unwrap()).is_err());
         // The same statement with good seats goes in (rolled back): the
         // refusals above are for their seats.
-        let good = insert(71, &format!(r#"[[1,{ann},"Ann",100],[2,{bo},"Bo \"the Ace\" Zoë",0,1,null,14]]"#));
+        let good = insert(71, &format!("[[1,{ann},100],[2,{bo},0,1,null,14]]"));
         let outcome = db.conn().unwrap().transaction::<(), diesel::result::Error, _>(|c| {
             assert_eq!(diesel::sql_query(good.as_str()).execute(c).expect(&good), 1);
             Err(diesel::result::Error::RollbackTransaction)
@@ -875,7 +878,7 @@ fn a_hands_seats_are_kept_in_its_row_and_guarded_there_by_the_database() {
         // A hand's seats never change, and a hand with seats in its row
         // takes no seat rows.
         for sql in [
-            format!("UPDATE hands SET seats = '[[1,{ann},\"Ann\",1]]' WHERE table_id = {}", t.id),
+            format!("UPDATE hands SET seats = '[[1,{ann},1]]' WHERE table_id = {}", t.id),
             format!(
                 "INSERT INTO hand_seats (hand_id, seat, seating_id, stack_start_cents, in_fantasyland) \
                  SELECT id, 3, {ann}, 0, false FROM hands WHERE table_id = {} AND number = 1",
@@ -924,6 +927,32 @@ fn a_hands_seats_are_kept_in_its_row_and_guarded_there_by_the_database() {
         // And the next hand keeps its seats in its row again.
         t.start(None);
         assert!(stored(3).is_some());
+        t.commit(3, &Showdown::deal(&DEAL_A, &[1, 2], 0));
+
+        // Hand 4 as the release before started it: seats in its row, each
+        // with its player third (written past the guard, which now takes
+        // the new form only). It reads with those players, commits and voids.
+        let (ann_stack, bo_stack) = (t.stack(1), t.stack(2));
+        let named =
+            format!(r#"[[1,{ann},"Ann",{}],[2,{bo},"Bo \"the Ace\" Zoë",{}]]"#, cents(ann_stack), cents(bo_stack));
+        let (off, on) = if backend == "postgres" {
+            (
+                "ALTER TABLE hands DISABLE TRIGGER hands_seats_guard;",
+                "ALTER TABLE hands ENABLE TRIGGER hands_seats_guard;",
+            )
+        } else {
+            ("DROP TRIGGER hands_seats_guard;", "")
+        };
+        let past_guard = format!("{off} {}; {on}", insert(4, &named).replace("number = 1", "number = 3"));
+        diesel::connection::SimpleConnection::batch_execute(&mut **db.conn().unwrap(), &past_guard).unwrap();
+        assert_eq!(stored(4).as_deref(), Some(named.as_str()));
+        let old = t.hand(4);
+        assert_eq!(old["status"], json!("open"), "[{backend}] {old}");
+        let players: Vec<&str> = arr(&old["seats"]).iter().map(|s| s["player"].as_str().unwrap()).collect();
+        assert_eq!(players, ["Ann", "Bo \"the Ace\" Zoë"], "[{backend}] {old}");
+        t.commit(4, &Showdown::deal(&DEAL_A, &[1, 2], 0));
+        t.void(4, "misdeal");
+        assert_eq!((t.stack(1), t.stack(2)), (ann_stack, bo_stack), "[{backend}] the void gives hand 4 back");
 
         // A seat dealt in to a hand whose jackpot hit waits is found through
         // the hand's seats: it cannot cash out until the hit is decided.
