@@ -971,5 +971,9 @@ fn a_hands_seats_are_kept_in_its_row_and_guarded_there_by_the_database() {
             200,
         );
         expect(&app, "POST", &j.path("/seats/3/cash-out"), &Value::Null, 200);
+        // A hand played out before a player left still names them (the
+        // seating, no longer open, is read for it).
+        let players: Vec<Value> = arr(&j.hand(1)["seats"]).iter().map(|s| s["player"].clone()).collect();
+        assert_eq!(players, [json!("Ann"), json!("Bo"), json!("Cy"), json!("Di")], "[{backend}]");
     });
 }
