@@ -95,13 +95,13 @@ def read_result(stored):
         return DICT_3.decompressobj().decompress(frame), None
     raise SystemExit(f"format {fmt} is unknown")
 
-hands = []  # (table, number, result text, seats' bytes with the format byte, format 2's size)
+hands = []  # (table, number, result text, seats' bytes with the format byte, format 2's size, seats)
 for line in open(rows_path):
     table, number, hexed = line.split()
     stored = bytes.fromhex(hexed)
     result, format_2 = read_result(stored)
     seats = 1 + seats_bytes(stored[1:], stored[0]) if stored[0] != 1 else None
-    hands.append((int(table), int(number), result, seats, format_2))
+    hands.append((int(table), int(number), result, seats, format_2, stored[1] if stored[0] != 1 else None))
 
 def format_3_sizes(data, texts):
     """Format 3's size of each text's result part with dictionary `data`,
@@ -150,8 +150,9 @@ def deflated(hand):
 four = [h for h in held if h[3] is not None]
 d2 = [deflated(h) for h in four]
 z3 = format_3_sizes(data, [h[2] for h in four])
-w2 = [h[3] + d for h, d in zip(four, d2)]
-w3 = [h[3] + z for h, z in zip(four, z3)]
+# The whole value: the format byte, then each format's seats and cards.
+w2 = [1 + seats_bytes(bytes([h[5]]), 2) + d for h, d in zip(four, d2)]
+w3 = [1 + seats_bytes(bytes([h[5]]), 3) + z for h, z in zip(four, z3)]
 mean = lambda xs: round(statistics.mean(xs), 2)
 print(f"held-out results: deflate (format 2) {mean(d2)} bytes, format 3 {mean(z3)}")
 print(f"held-out showdown_z: format 2 {mean(w2)} bytes, format 3 {mean(w3)};"

@@ -1,5 +1,13 @@
--- The guard of before (hands started since in the new form do not read in
--- the build before: down is for a database of that build).
+-- The guard of before. Hands started in the new form do not read in the
+-- build before: down refuses a database that holds one.
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM hands WHERE seats IS NOT NULL
+            AND jsonb_array_length(seats::jsonb -> 0) IN (3, 6)) THEN
+        RAISE EXCEPTION 'hands were started without their players in their rows: the build before cannot read them';
+    END IF;
+END;
+$$;
 CREATE OR REPLACE FUNCTION hands_seats_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     doc jsonb;
