@@ -44,8 +44,9 @@ use crate::domain::AppError;
 const FORMAT_1: u8 = 1;
 /// Format 2: seats and cards in bits, the result as format 1 deflates it.
 const FORMAT_2: u8 = 2;
-/// Format 3: seats and cards as format 2, the result in zstd with
-/// [`DICTIONARY_3`], less what of the frame can be told again.
+/// Format 3: a byte a seat, the deal as one number ([`seats_3`]), the
+/// result in zstd with [`DICTIONARY_3`], less what of the frame can be told
+/// again.
 const FORMAT_3: u8 = 3;
 const DICTIONARY_1: &[u8] = include_bytes!("showdown.dict");
 const DICTIONARY_3: &[u8] = include_bytes!("showdown3.dict");
