@@ -32,7 +32,7 @@
 //! format stays readable. A format 3 result never reads back larger than a
 //! zstd block (128 KiB), whatever the stored bytes say.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 use zstd::dict::{DecoderDictionary, EncoderDictionary};
@@ -172,16 +172,63 @@ fn dictionaries_3() -> Option<&'static (EncoderDictionary<'static>, DecoderDicti
         .as_ref()
 }
 
+/// zstd contexts for format 3 kept between showdowns, at most
+/// [`KEPT_CONTEXTS`] of each kind: as many as pack or read at once (one
+/// SQLite writer, a pool's connections on PostgreSQL). A compressor at level
+/// 12 is about 64 KB (its context once used, as the test of the kept contexts
+/// prints) and a decompressor about 50 KB (heaptrack), made and freed at
+/// every commit and read before (issue 17's memory under load). One a
+/// thread would keep one for every thread of the blocking pool. The dictionary and
+/// the frame's options are set once and stay (zstd's parameters are sticky;
+/// each frame starts afresh, whatever the one before did).
+static COMPRESSORS: Mutex<Vec<zstd::bulk::Compressor<'static>>> = Mutex::new(Vec::new());
+static DECOMPRESSORS: Mutex<Vec<zstd::bulk::Decompressor<'static>>> = Mutex::new(Vec::new());
+const KEPT_CONTEXTS: usize = 16;
+
+/// Runs `f` with a kept context (made by `make` when none is free), then
+/// keeps it again; `None` if there was none and `make` failed.
+fn with_kept<T, R>(kept: &Mutex<Vec<T>>, make: impl FnOnce() -> Option<T>, f: impl FnOnce(&mut T) -> R) -> Option<R> {
+    let free = kept.lock().unwrap_or_else(PoisonError::into_inner).pop();
+    let mut z = free.or_else(make)?;
+    let answer = f(&mut z);
+    let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
+    if kept.len() < KEPT_CONTEXTS {
+        kept.push(z);
+    }
+    Some(answer)
+}
+
+/// Runs `f` with a format 3 compressor; `None` if zstd refuses the
+/// dictionary or the frame's options.
+fn with_compressor<R>(f: impl FnOnce(&mut zstd::bulk::Compressor<'static>) -> R) -> Option<R> {
+    let make = || {
+        let (encoder, _) = dictionaries_3()?;
+        let mut z = zstd::bulk::Compressor::with_prepared_dictionary(encoder).ok()?;
+        for flag in [CParameter::ContentSizeFlag(false), CParameter::ChecksumFlag(false), CParameter::DictIdFlag(false)]
+        {
+            z.set_parameter(flag).ok()?;
+        }
+        Some(z)
+    };
+    with_kept(&COMPRESSORS, make, f)
+}
+
+/// Runs `f` with a format 3 decompressor.
+fn with_decompressor<R>(f: impl FnOnce(&mut zstd::bulk::Decompressor<'static>) -> R) -> Result<R, AppError> {
+    let make = || zstd::bulk::Decompressor::with_prepared_dictionary(&dictionaries_3()?.1).ok();
+    with_kept(&DECOMPRESSORS, make, f).ok_or_else(|| broken("zstd refuses its dictionary".to_string()))
+}
+
 /// Format 3's result part for `text`: the window byte and block content of
 /// its zstd frame, if the frame is of the expected shape (one compressed
 /// block) and reads back to `text`; else `None` (format 2 keeps it).
 fn zstd_result(text: &str) -> Option<Vec<u8>> {
-    let (encoder, _) = dictionaries_3()?;
-    let mut z = zstd::bulk::Compressor::with_prepared_dictionary(encoder).ok()?;
-    for flag in [CParameter::ContentSizeFlag(false), CParameter::ChecksumFlag(false), CParameter::DictIdFlag(false)] {
-        z.set_parameter(flag).ok()?;
+    // More than a block never reads back (and would leave a kept context
+    // with a large workspace).
+    if text.len() > BLOCK_MAX {
+        return None;
     }
-    let frame = z.compress(text.as_bytes()).ok()?;
+    let frame = with_compressor(|z| z.compress(text.as_bytes()).ok())??;
     let (&window, block) = frame.strip_prefix(&FRAME_START)?.split_first()?;
     let (header, content) = block.split_at_checked(3)?;
     if *header != block_header(content.len())? {
@@ -209,16 +256,14 @@ fn unzstd(body: &[u8]) -> Result<String, AppError> {
     frame.push(window);
     frame.extend_from_slice(&header);
     frame.extend_from_slice(content);
-    let (_, decoder) = dictionaries_3().ok_or_else(|| broken("zstd refuses its dictionary".to_string()))?;
-    let mut z = zstd::bulk::Decompressor::with_prepared_dictionary(decoder).map_err(|e| broken(e.to_string()))?;
     // A guess at first (a result is about twenty times its stored size),
     // then at most a block: nothing larger is asked for.
     let guess = (content.len() * 32).clamp(4 << 10, BLOCK_MAX);
-    let text = match z.decompress(&frame, guess) {
-        Ok(text) => text,
-        Err(_) if guess < BLOCK_MAX => z.decompress(&frame, BLOCK_MAX).map_err(|e| broken(e.to_string()))?,
-        Err(e) => return Err(broken(e.to_string())),
-    };
+    let text = with_decompressor(|z| match z.decompress(&frame, guess) {
+        Ok(text) => Ok(text),
+        Err(_) if guess < BLOCK_MAX => z.decompress(&frame, BLOCK_MAX).map_err(|e| broken(e.to_string())),
+        Err(e) => Err(broken(e.to_string())),
+    })??;
     String::from_utf8(text).map_err(|e| broken(e.to_string()))
 }
 
@@ -663,6 +708,55 @@ mod tests {
     }
 
     #[test]
+    fn contexts_are_kept_for_the_next_and_at_most_sixteen() {
+        // Twenty in use at once (each taken inside the one before): twenty
+        // made, sixteen kept, and the next twenty make only four more.
+        let kept: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+        let made = std::cell::Cell::new(0);
+        fn nested(kept: &Mutex<Vec<u32>>, made: &std::cell::Cell<u32>, depth: u32) {
+            let make = || {
+                made.set(made.get() + 1);
+                Some(made.get())
+            };
+            with_kept(kept, make, |_| {
+                if depth > 1 {
+                    nested(kept, made, depth - 1)
+                }
+            })
+            .unwrap();
+        }
+        nested(&kept, &made, 20);
+        assert_eq!((made.get(), kept.lock().unwrap().len()), (20, KEPT_CONTEXTS));
+        nested(&kept, &made, 20);
+        assert_eq!((made.get(), kept.lock().unwrap().len()), (24, KEPT_CONTEXTS));
+        // None made (zstd refusing): none used, nothing kept.
+        let empty: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+        assert_eq!(with_kept(&empty, || None, |n| *n), None);
+        assert!(empty.lock().unwrap().is_empty());
+        // The real pools, from many threads at once: every showdown packs
+        // and reads back exactly.
+        let usual = format!("[{}]", seat(1, "TdQsKd", "3h3c9h9cAd", "2s2h2d6s8s", false, false));
+        let want = pack(&usual, REAL_RESULT).unwrap();
+        let start = std::sync::Arc::new(std::sync::Barrier::new(20));
+        let threads: Vec<_> = (0..20)
+            .map(|_| {
+                let (start, usual, want) = (start.clone(), usual.clone(), want.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    for _ in 0..5 {
+                        assert_eq!(pack(&usual, REAL_RESULT).unwrap(), want);
+                        assert_eq!(unpack(&want).unwrap().1, REAL_RESULT);
+                    }
+                })
+            })
+            .collect();
+        threads.into_iter().for_each(|t| t.join().unwrap());
+        assert!(COMPRESSORS.lock().unwrap().len() <= KEPT_CONTEXTS);
+        let size = with_compressor(|z| z.context_mut().sizeof()).unwrap();
+        eprintln!("a kept compressor's context: {size} bytes");
+    }
+
+    #[test]
     fn a_damaged_showdown_is_an_error_not_a_panic() {
         let packed = pack("[]", "{}").unwrap();
         assert!(unpack(&[]).is_err());
@@ -725,5 +819,21 @@ mod tests {
                 assert_eq!(result, REAL_RESULT);
             }
         }
+        // The kept contexts, used through all of the above, pack and read
+        // as contexts made now do.
+        assert_eq!(unpack(&format_3).unwrap(), (usual.clone(), REAL_RESULT.to_string()));
+        let result = &format_3[12..];
+        let mut fresh = zstd::bulk::Compressor::with_prepared_dictionary(&dictionaries_3().unwrap().0).unwrap();
+        for flag in [CParameter::ContentSizeFlag(false), CParameter::ChecksumFlag(false), CParameter::DictIdFlag(false)]
+        {
+            fresh.set_parameter(flag).unwrap();
+        }
+        let frame = fresh.compress(REAL_RESULT.as_bytes()).unwrap();
+        assert_eq!(
+            [&FRAME_START[..], &result[..1], &block_header(result.len() - 1).unwrap(), &result[1..]].concat(),
+            frame
+        );
+        let mut fresh = zstd::bulk::Decompressor::with_prepared_dictionary(&dictionaries_3().unwrap().1).unwrap();
+        assert_eq!(fresh.decompress(&frame, BLOCK_MAX).unwrap(), REAL_RESULT.as_bytes());
     }
 }
