@@ -192,7 +192,7 @@ fn text_day(day: NaiveDate) -> String {
 }
 
 fn stored_day(text: &str) -> Result<NaiveDate, AppError> {
-    NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| AppError::internal(format!("stored gaming day {text:?}")))
+    text.parse::<NaiveDate>().map_err(|_| AppError::internal(format!("stored gaming day {text:?}")))
 }
 
 // ---- 1. rake ----
@@ -970,25 +970,21 @@ pub fn player_sessions(
     Ok((sessions, totals))
 }
 
-/// The sessions of these seatings, in the order given: one query.
-fn session_rows(conn: &mut DbConnection, tables: &[TableInfo], ids: &[SeatingId]) -> Result<Vec<SessionRow>, AppError> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let open = open_seatings::table.filter(open_seatings::seating_id.eq(seatings::id));
-    type SessionTuple = (
-        (SeatingId, TableId, SeatNo, String, NaiveDateTime, Option<PlayerId>),
-        Option<String>,
-        Option<(Option<String>, Money, Money, Money, Money, Money)>,
-        Option<Money>,
-        bool,
-    );
-    let found: Vec<SessionTuple> = seatings::table
-        .left_join(seating_totals::table.on(seating_totals::seating_id.eq(seatings::id)))
-        .left_join(players::table.on(players::id.nullable().eq(seatings::player_id)))
-        .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(seatings::id)))
-        .filter(seatings::id.eq_any(ids.to_vec()))
-        .select((
+/// A session as read: the seating, the player's member number, the
+/// seating's totals (none if it has no row yet), its stack, and whether it
+/// is still seated.
+type SessionTuple = (
+    (SeatingId, TableId, SeatNo, String, NaiveDateTime, Option<PlayerId>),
+    Option<String>,
+    Option<(Option<String>, Money, Money, Money, Money, Money)>,
+    Option<Money>,
+    bool,
+);
+
+/// The columns of a [`SessionTuple`].
+macro_rules! session_columns {
+    () => {
+        (
             (
                 seatings::id,
                 seatings::table_id,
@@ -1008,43 +1004,124 @@ fn session_rows(conn: &mut DbConnection, tables: &[TableInfo], ids: &[SeatingId]
             )
                 .nullable(),
             seating_stacks::stack_cents.nullable(),
-            diesel::dsl::exists(open),
-        ))
+            diesel::dsl::exists(open_seatings::table.filter(open_seatings::seating_id.eq(seatings::id))),
+        )
+    };
+}
+
+/// The sessions of these seatings, in the order given: one query.
+fn session_rows(conn: &mut DbConnection, tables: &[TableInfo], ids: &[SeatingId]) -> Result<Vec<SessionRow>, AppError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let found: Vec<SessionTuple> = seatings::table
+        .left_join(seating_totals::table.on(seating_totals::seating_id.eq(seatings::id)))
+        .left_join(players::table.on(players::id.nullable().eq(seatings::player_id)))
+        .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(seatings::id)))
+        .filter(seatings::id.eq_any(ids.to_vec()))
+        .select(session_columns!())
         .load(conn)?;
     let mut by_id: HashMap<SeatingId, SessionRow> = HashMap::with_capacity(found.len());
-    for ((seating_id, table_id, seat, player, seated_at, player_id), member_no, sums, stack, seated) in found {
-        let Some(t) = tables.iter().find(|t| t.id == table_id.get()) else { continue };
-        let (day, buy_in, add_ons, cash_out, rake, payouts) = sums.unwrap_or_default();
-        let gaming_day = match day {
-            Some(d) => stored_day(&d)?,
-            None => t.clock.day(seated_at),
-        };
-        let stack = stack.unwrap_or_default();
-        let net = cash_out.cents() + stack.cents() - buy_in.cents() - add_ons.cents();
-        by_id.insert(
-            seating_id,
-            SessionRow {
-                seating_id: seating_id.get(),
-                table_id: t.id,
-                table: t.name.clone(),
-                seat: seat.get(),
-                player,
-                player_id: player_id.map(PlayerId::get),
-                member_no,
-                seated_at: seated_at.and_utc(),
-                gaming_day,
-                status: if seated { "seated" } else { "cashed out" },
-                buy_in: from_cents(buy_in.cents()),
-                add_ons: from_cents(add_ons.cents()),
-                cash_out: from_cents(cash_out.cents()),
-                rake: from_cents(rake.cents()),
-                jackpot_payouts: from_cents(payouts.cents()),
-                stack: from_cents(stack.cents()),
-                net: from_cents(net),
-            },
-        );
+    for tuple in found {
+        let id = (tuple.0).0;
+        if let Some(row) = session_row(tables, tuple)? {
+            by_id.insert(id, row);
+        }
     }
     Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
+}
+
+/// A session's row from what was read; `None` for a table not in `tables`.
+fn session_row(tables: &[TableInfo], found: SessionTuple) -> Result<Option<SessionRow>, AppError> {
+    let ((seating_id, table_id, seat, player, seated_at, player_id), member_no, sums, stack, seated) = found;
+    let Some(t) = tables.iter().find(|t| t.id == table_id.get()) else { return Ok(None) };
+    let (day, buy_in, add_ons, cash_out, rake, payouts) = sums.unwrap_or_default();
+    let gaming_day = match day {
+        Some(d) => stored_day(&d)?,
+        None => t.clock.day(seated_at),
+    };
+    let stack = stack.unwrap_or_default();
+    let net = cash_out.cents() + stack.cents() - buy_in.cents() - add_ons.cents();
+    Ok(Some(SessionRow {
+        seating_id: seating_id.get(),
+        table_id: t.id,
+        table: t.name.clone(),
+        seat: seat.get(),
+        player,
+        player_id: player_id.map(PlayerId::get),
+        member_no,
+        seated_at: seated_at.and_utc(),
+        gaming_day,
+        status: if seated { "seated" } else { "cashed out" },
+        buy_in: from_cents(buy_in.cents()),
+        add_ons: from_cents(add_ons.cents()),
+        cash_out: from_cents(cash_out.cents()),
+        rake: from_cents(rake.cents()),
+        jackpot_payouts: from_cents(payouts.cents()),
+        stack: from_cents(stack.cents()),
+        net: from_cents(net),
+    }))
+}
+
+/// Where a part of the sessions of a range ends: its last row's place in
+/// the report's order (gaming day, table, seating).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionPlace {
+    day: String,
+    table: TableId,
+    seating: SeatingId,
+}
+
+/// A part of every session of the range, for a file of them all: the next
+/// `limit` sessions after `after` (from the first when `None`) in the
+/// report's order, and the place of the last if more may follow. One query
+/// (a seek on the seatings' totals by gaming day, table and seating, each
+/// row joined to its seating, player and stack); `tables` from
+/// [`all_tables`], read once for the whole file.
+pub fn session_part(
+    conn: &mut DbConnection,
+    tables: &[TableInfo],
+    range: &Range,
+    after: Option<&SessionPlace>,
+    limit: i64,
+) -> Result<(Vec<SessionRow>, Option<SessionPlace>), AppError> {
+    let (from, to) = (text_day(range.from), text_day(range.to));
+    let mut q = seating_totals::table
+        .inner_join(seatings::table.on(seatings::id.eq(seating_totals::seating_id)))
+        .left_join(players::table.on(players::id.nullable().eq(seatings::player_id)))
+        .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(seating_totals::seating_id)))
+        .filter(seating_totals::gaming_day.ge(from))
+        .filter(seating_totals::gaming_day.le(to))
+        // (Always set; a place needs it.)
+        .filter(seating_totals::table_id.is_not_null())
+        .into_boxed();
+    if let Some(t) = range.table {
+        q = q.filter(seating_totals::table_id.eq(TableId(t)));
+    }
+    if let Some(p) = after {
+        q = q.filter(seating_totals::gaming_day.ge(p.day.clone())).filter(
+            seating_totals::gaming_day.gt(p.day.clone()).or(seating_totals::gaming_day.eq(p.day.clone()).and(
+                seating_totals::table_id
+                    .gt(p.table)
+                    .or(seating_totals::table_id.eq(p.table).and(seating_totals::seating_id.gt(p.seating).nullable())),
+            )),
+        );
+    }
+    type Placed = (SessionTuple, (Option<String>, Option<TableId>));
+    let found: Vec<Placed> = q
+        .order((seating_totals::gaming_day.asc(), seating_totals::table_id.asc(), seating_totals::seating_id.asc()))
+        .limit(limit)
+        .select((session_columns!(), (seating_totals::gaming_day, seating_totals::table_id)))
+        .load(conn)?;
+    let full = found.len() as i64 >= limit;
+    let mut last = None;
+    let mut rows = Vec::with_capacity(found.len());
+    for (tuple, (day, table)) in found {
+        let seating = (tuple.0).0;
+        last = day.zip(table).map(|(day, table)| SessionPlace { day, table, seating });
+        rows.extend(session_row(tables, tuple)?);
+    }
+    Ok((rows, if full { last } else { None }))
 }
 
 #[cfg(test)]

@@ -248,9 +248,13 @@ impl CsvFile {
     pub fn row<I, T>(&mut self, fields: I) -> Result<(), AppError>
     where
         I: IntoIterator<Item = T>,
-        T: AsRef<[u8]>,
+        T: AsRef<str>,
     {
-        self.0.write_record(fields).map_err(AppError::internal)
+        for field in fields {
+            self.0.write_field(field.as_ref()).map_err(AppError::internal)?;
+        }
+        // No more fields: the record ends.
+        self.0.write_record(None::<&[u8]>).map_err(AppError::internal)
     }
 
     /// The bytes written so far (a part of a file sent in parts).

@@ -191,11 +191,11 @@ impl Cell {
     }
 
     /// The CSV field: people's text guarded against formulas.
-    fn field(&self) -> String {
+    fn field(&self) -> std::borrow::Cow<'_, str> {
         if self.typed {
-            text(&self.text)
+            std::borrow::Cow::Owned(text(&self.text))
         } else {
-            self.text.clone()
+            std::borrow::Cow::Borrowed(&self.text)
         }
     }
 }
@@ -244,7 +244,11 @@ fn taken(d: rust_decimal::Decimal) -> String {
 
 /// A time in the casino's zone, to the minute.
 fn local(t: chrono::DateTime<chrono::Utc>, tz: chrono_tz::Tz) -> String {
-    t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string()
+    use chrono::{Datelike, Timelike};
+    // As `%Y-%m-%d %H:%M`, without reading a format at each of a file's
+    // rows.
+    let t = t.with_timezone(&tz);
+    format!("{:04}-{:02}-{:02} {:02}:{:02}", t.year(), t.month(), t.day(), t.hour(), t.minute())
 }
 
 /// A report's CSV file name: `rake-2026-11-01-2026-11-21.csv`, with
@@ -675,16 +679,35 @@ pub async fn sessions_json(
 /// Sessions read for each part of the CSV file.
 const CSV_PART: i64 = reports::MAX_PAGE_ROWS;
 
-/// A part of the sessions CSV file: the sessions after `after`, read under
-/// the request's log context (the body is sent after the handler returned).
-async fn session_part(
-    state: &web::Data<AppState>,
+/// A part of the sessions CSV file as read: its sessions, and the place of
+/// its last if more may follow.
+type SessionPart = (Vec<reports::SessionRow>, Option<reports::SessionPlace>);
+
+/// What a CSV part is read with: the request's log context (the body is
+/// sent after the handler returned), the tables (read once), the range.
+#[derive(Clone)]
+struct SessionFile {
+    state: web::Data<AppState>,
     context: Option<crate::logging::RequestContext>,
+    tables: std::sync::Arc<Vec<reports::TableInfo>>,
     range: Range,
-    after: Option<i64>,
-) -> Result<reports::SessionPage, AppError> {
-    let page = reports::Page { after: after.map(crate::domain::SeatingId), before: None, limit: CSV_PART };
-    with_db_as(state, context, move |c| reports::session_page(c, &range, page)).await
+}
+
+impl SessionFile {
+    /// The sessions after `after` (from the first when `None`).
+    async fn read(self, after: Option<reports::SessionPlace>) -> Result<SessionPart, AppError> {
+        let SessionFile { state, context, tables, range } = self;
+        with_db_as(&state, context, move |c| reports::session_part(c, &tables, &range, after.as_ref(), CSV_PART)).await
+    }
+
+    /// [`SessionFile::read`] started now, so that the database reads the
+    /// next part while this one is written out.
+    fn read_ahead(
+        &self,
+        after: reports::SessionPlace,
+    ) -> actix_web::rt::task::JoinHandle<Result<SessionPart, AppError>> {
+        actix_web::rt::spawn(self.clone().read(Some(after)))
+    }
 }
 
 /// Rows of a CSV part: the sessions, added to what was written.
@@ -703,10 +726,12 @@ fn session_part_bytes(
 
 /// `GET /reports/sessions.csv`: every session of the range, then the totals
 /// of the rows in the file. The file is sent as it is read, a thousand
-/// sessions at a time, so a year's file does not wait for (or hold) the
-/// whole of it. The first part is read before the answer starts, so a
-/// failure then is an error answer; a failure later cuts the file short
-/// (without its totals row) and is logged with the request's id.
+/// sessions at a time (one query each, going on from the last row's place
+/// in the order; the next part is read while one is written out), so a
+/// year's file does not wait for (or hold) the whole of it. The first part
+/// is read before the answer starts, so a failure then is an error answer;
+/// a failure later cuts the file short (without its totals row) and is
+/// logged with the request's id.
 pub async fn sessions_csv(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -715,32 +740,35 @@ pub async fn sessions_csv(
     identity.require(READERS)?;
     let raw = raw_params(&req)?;
     unpaged(&raw, "the CSV file (every session of the range)")?;
-    let range = with_db(&state, move |c| reports::resolve(c, &raw, now())).await?;
+    let (range, tables) =
+        with_db(&state, move |c| Ok((reports::resolve(c, &raw, now())?, reports::all_tables(c)?))).await?;
     let filename = csv_name("sessions", &range);
     let tz = state.time_zone;
     let context = crate::logging::current();
-    let first = session_part(&state, context.clone(), range.clone(), None).await?;
-    let mut written = reports::SessionTotals::default();
-    let mut csv = CsvFile::report();
-    csv.row(sessions_head(tz).columns.iter().map(|c| c.heading.as_str()))?;
-    let head = session_part_bytes(csv, &first.sessions, tz, &mut written)?;
+    let file = SessionFile { state, context: context.clone(), tables: std::sync::Arc::new(tables), range };
     enum Part {
-        Rows(i64),
+        Rows(actix_web::rt::task::JoinHandle<Result<SessionPart, AppError>>),
         Totals,
         Done,
     }
-    let then = first.next.map_or(Part::Totals, Part::Rows);
+    let (first, next) = file.clone().read(None).await?;
+    let then = next.map_or(Part::Totals, |after| Part::Rows(file.read_ahead(after)));
+    let mut written = reports::SessionTotals::default();
+    let mut csv = CsvFile::report();
+    csv.row(sessions_head(tz).columns.iter().map(|c| c.heading.as_str()))?;
+    let head = session_part_bytes(csv, &first, tz, &mut written)?;
     let rest = futures_util::stream::unfold((then, written), move |(part, mut written)| {
-        let (state, range, context) = (state.clone(), range.clone(), context.clone());
+        let (file, context) = (file.clone(), context.clone());
         async move {
             let (bytes, then) = match part {
                 Part::Done => return None,
-                Part::Rows(after) => match session_part(&state, context.clone(), range, Some(after)).await {
-                    Ok(page) => (
-                        session_part_bytes(CsvFile::new(), &page.sessions, tz, &mut written),
-                        page.next.map_or(Part::Totals, Part::Rows),
-                    ),
-                    Err(e) => (Err(e), Part::Done),
+                Part::Rows(reading) => match reading.await {
+                    Ok(Ok((sessions, next))) => {
+                        let then = next.map_or(Part::Totals, |after| Part::Rows(file.read_ahead(after)));
+                        (session_part_bytes(CsvFile::new(), &sessions, tz, &mut written), then)
+                    }
+                    Ok(Err(e)) => (Err(e), Part::Done),
+                    Err(e) => (Err(AppError::internal(format!("a part of the file was not read: {e}"))), Part::Done),
                 },
                 Part::Totals => {
                     let mut csv = CsvFile::new();
@@ -856,5 +884,16 @@ mod tests {
         assert_eq!(super::text("-1"), "'-1");
         assert_eq!(super::text("Alice"), "Alice");
         assert_eq!(super::text(""), "");
+    }
+
+    #[test]
+    fn a_time_is_shown_in_the_casinos_zone_to_the_minute() {
+        use chrono::TimeZone;
+        let la: chrono_tz::Tz = "America/Los_Angeles".parse().unwrap();
+        // 2026-11-21 is PST (UTC-8); 2026-07-04 PDT (UTC-7); seconds dropped.
+        let at = |y, mo, d, h, mi, s| chrono::Utc.with_ymd_and_hms(y, mo, d, h, mi, s).unwrap();
+        assert_eq!(super::local(at(2026, 11, 21, 14, 5, 59), la), "2026-11-21 06:05");
+        assert_eq!(super::local(at(2026, 7, 4, 3, 0, 0), la), "2026-07-03 20:00");
+        assert_eq!(super::local(at(2026, 1, 1, 0, 0, 0), chrono_tz::UTC), "2026-01-01 00:00");
     }
 }

@@ -829,6 +829,38 @@ fn sessions_pages_follow_day_table_and_seating() {
         // Before the first: an empty page with no way on but the first page.
         assert_eq!(one(&format!("before={}", ids[0])), (vec![], None, None));
         assert_eq!(one(&format!("after={}", ids[2])), (vec![], None, None));
+        // The CSV file's rows come in the same order.
+        let (status, _, body) = get_raw(&app, "/reports/sessions.csv");
+        assert_eq!(status, 200);
+        let mut reader = csv::ReaderBuilder::new().from_reader(body.strip_prefix('\u{feff}').unwrap().as_bytes());
+        let player = reader.headers().unwrap().iter().position(|h| h == "Player").unwrap();
+        let names: Vec<String> = reader.records().map(|r| r.unwrap()[player].to_string()).collect();
+        let want: Vec<String> = list.iter().map(|s| s["player"].as_str().unwrap().to_string()).collect();
+        assert_eq!(names[..3], want[..], "[{backend}] the file in the pages' order");
+        // The file's parts go on from the last row's place: parts of any
+        // size, an exact multiple of the rows included (the last part then
+        // comes back empty), give every row once, in order.
+        let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+        let tables = pitboss::db::reports::all_tables(&mut conn).unwrap();
+        let today = list[0]["gaming_day"].as_str().unwrap().parse().unwrap();
+        let last = list[2]["gaming_day"].as_str().unwrap().parse().unwrap();
+        let range = pitboss::db::reports::Range { from: today, to: last, table: None };
+        for limit in 1..=4 {
+            let (mut got, mut after, mut parts) = (Vec::new(), None, 0);
+            loop {
+                let (rows, next) =
+                    pitboss::db::reports::session_part(&mut conn, &tables, &range, after.as_ref(), limit).unwrap();
+                got.extend(rows.iter().map(|r| r.seating_id));
+                parts += 1;
+                match next {
+                    Some(place) => after = Some(place),
+                    None => break,
+                }
+                assert!(parts <= 4, "[{backend}] the parts end");
+            }
+            assert_eq!(got, ids, "[{backend}] parts of {limit}");
+            assert_eq!(parts, 3 / limit as usize + 1, "[{backend}] parts of {limit}");
+        }
     }
 }
 
