@@ -176,7 +176,7 @@ fn dictionaries_3() -> Option<&'static (EncoderDictionary<'static>, DecoderDicti
 /// [`KEPT_CONTEXTS`] of each kind: as many as pack or read at once (one
 /// SQLite writer, a pool's connections on PostgreSQL). A compressor at level
 /// 12 is about 64 KB (its context once used, as the test of the kept contexts
-/// prints) and a decompressor about 50 KB (heaptrack), made and freed at
+/// prints) and a decompressor about 53 KB (heaptrack), made and freed at
 /// every commit and read before (issue 17's memory under load). One a
 /// thread would keep one for every thread of the blocking pool. The dictionary and
 /// the frame's options are set once and stay (zstd's parameters are sticky;
