@@ -695,18 +695,9 @@ struct SessionFile {
 
 impl SessionFile {
     /// The sessions after `after` (from the first when `None`).
-    async fn read(self, after: Option<reports::SessionPlace>) -> Result<SessionPart, AppError> {
-        let SessionFile { state, context, tables, range } = self;
+    async fn read(&self, after: Option<reports::SessionPlace>) -> Result<SessionPart, AppError> {
+        let SessionFile { state, context, tables, range } = self.clone();
         with_db_as(&state, context, move |c| reports::session_part(c, &tables, &range, after.as_ref(), CSV_PART)).await
-    }
-
-    /// [`SessionFile::read`] started now, so that the database reads the
-    /// next part while this one is written out.
-    fn read_ahead(
-        &self,
-        after: reports::SessionPlace,
-    ) -> actix_web::rt::task::JoinHandle<Result<SessionPart, AppError>> {
-        actix_web::rt::spawn(self.clone().read(Some(after)))
     }
 }
 
@@ -727,8 +718,8 @@ fn session_part_bytes(
 /// `GET /reports/sessions.csv`: every session of the range, then the totals
 /// of the rows in the file. The file is sent as it is read, a thousand
 /// sessions at a time (one query each, going on from the last row's place
-/// in the order; the next part is read while one is written out), so a
-/// year's file does not wait for (or hold) the whole of it. The first part
+/// in the order), so a year's file does not wait for (or hold) the whole
+/// of it. The first part
 /// is read before the answer starts, so a failure then is an error answer;
 /// a failure later cuts the file short (without its totals row) and is
 /// logged with the request's id.
@@ -747,12 +738,12 @@ pub async fn sessions_csv(
     let context = crate::logging::current();
     let file = SessionFile { state, context: context.clone(), tables: std::sync::Arc::new(tables), range };
     enum Part {
-        Rows(actix_web::rt::task::JoinHandle<Result<SessionPart, AppError>>),
+        Rows(reports::SessionPlace),
         Totals,
         Done,
     }
-    let (first, next) = file.clone().read(None).await?;
-    let then = next.map_or(Part::Totals, |after| Part::Rows(file.read_ahead(after)));
+    let (first, next) = file.read(None).await?;
+    let then = next.map_or(Part::Totals, Part::Rows);
     let mut written = reports::SessionTotals::default();
     let mut csv = CsvFile::report();
     csv.row(sessions_head(tz).columns.iter().map(|c| c.heading.as_str()))?;
@@ -762,13 +753,12 @@ pub async fn sessions_csv(
         async move {
             let (bytes, then) = match part {
                 Part::Done => return None,
-                Part::Rows(reading) => match reading.await {
-                    Ok(Ok((sessions, next))) => {
-                        let then = next.map_or(Part::Totals, |after| Part::Rows(file.read_ahead(after)));
-                        (session_part_bytes(CsvFile::new(), &sessions, tz, &mut written), then)
-                    }
-                    Ok(Err(e)) => (Err(e), Part::Done),
-                    Err(e) => (Err(AppError::internal(format!("a part of the file was not read: {e}"))), Part::Done),
+                Part::Rows(after) => match file.read(Some(after)).await {
+                    Ok((sessions, next)) => (
+                        session_part_bytes(CsvFile::new(), &sessions, tz, &mut written),
+                        next.map_or(Part::Totals, Part::Rows),
+                    ),
+                    Err(e) => (Err(e), Part::Done),
                 },
                 Part::Totals => {
                     let mut csv = CsvFile::new();
