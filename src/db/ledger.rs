@@ -8,6 +8,72 @@ use super::schema::ledger_entries;
 use super::{now, DbConnection};
 use crate::domain::{EntryId, EntryKind, HandId, HitId, Money, PoolId, SeatingId, TableId};
 
+/// A ledger row's kind as stored: its name, in PostgreSQL's enum type
+/// `ledger_entry_kind` (bound with that type, so that a kind compares with
+/// the column and its partial indexes without a cast), as text on SQLite.
+mod stored_kind {
+    use std::io::Write;
+
+    use diesel::deserialize::{self, FromSql};
+    use diesel::pg::{Pg, PgValue};
+    use diesel::serialize::{self, IsNull, Output, ToSql};
+    use diesel::sql_types::{HasSqlType, Text};
+    use diesel::sqlite::{Sqlite, SqliteValue};
+
+    use crate::db::schema::sql_types::LedgerEntryKind;
+    use crate::db::MultiBackend;
+    use crate::domain::EntryKind;
+
+    fn parse(text: &str) -> deserialize::Result<EntryKind> {
+        EntryKind::parse(text).ok_or_else(|| format!("unknown ledger kind {text:?}").into())
+    }
+
+    impl ToSql<LedgerEntryKind, Pg> for EntryKind {
+        fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Pg>) -> serialize::Result {
+            // An enum's binary form is its label.
+            out.write_all(self.name().as_bytes())?;
+            Ok(IsNull::No)
+        }
+    }
+
+    impl FromSql<LedgerEntryKind, Pg> for EntryKind {
+        fn from_sql(value: PgValue<'_>) -> deserialize::Result<Self> {
+            parse(std::str::from_utf8(value.as_bytes())?)
+        }
+    }
+
+    impl ToSql<LedgerEntryKind, Sqlite> for EntryKind {
+        fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Sqlite>) -> serialize::Result {
+            <str as ToSql<Text, Sqlite>>::to_sql(self.name(), out)
+        }
+    }
+
+    impl FromSql<LedgerEntryKind, Sqlite> for EntryKind {
+        fn from_sql(value: SqliteValue<'_, '_, '_>) -> deserialize::Result<Self> {
+            parse(&<String as FromSql<Text, Sqlite>>::from_sql(value)?)
+        }
+    }
+
+    impl HasSqlType<LedgerEntryKind> for MultiBackend {
+        fn metadata(lookup: &mut Self::MetadataLookup) -> Self::TypeMetadata {
+            MultiBackend::lookup_sql_type::<LedgerEntryKind>(lookup)
+        }
+    }
+
+    impl ToSql<LedgerEntryKind, MultiBackend> for EntryKind {
+        fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, MultiBackend>) -> serialize::Result {
+            out.set_value((LedgerEntryKind, self));
+            Ok(IsNull::No)
+        }
+    }
+
+    impl FromSql<LedgerEntryKind, MultiBackend> for EntryKind {
+        fn from_sql(value: <MultiBackend as diesel::backend::Backend>::RawValue<'_>) -> deserialize::Result<Self> {
+            value.from_sql::<Self, LedgerEntryKind>()
+        }
+    }
+}
+
 /// A new ledger row.
 #[derive(Clone, Debug, Insertable)]
 #[diesel(table_name = ledger_entries)]

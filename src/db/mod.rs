@@ -117,15 +117,24 @@ pub fn is_postgres(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
-/// SQLite: wait for locks instead of failing, write-ahead log, durable
-/// commits, foreign keys.
+/// A new connection's setup. SQLite: wait for locks instead of failing,
+/// write-ahead log, durable commits, foreign keys. PostgreSQL: the ledger
+/// kind's type.
 #[derive(Debug, Clone, Copy)]
-struct SqlitePragmas;
+struct ConnectionSetup;
 
-impl CustomizeConnection<pool::Tracked, r2d2::Error> for SqlitePragmas {
+impl CustomizeConnection<pool::Tracked, r2d2::Error> for ConnectionSetup {
     fn on_acquire(&self, conn: &mut pool::Tracked) -> Result<(), r2d2::Error> {
-        if let DbConnection::Sqlite(c) = &mut **conn {
-            c.batch_execute(writer::SQLITE_PRAGMAS).map_err(r2d2::Error::QueryError)?;
+        match &mut **conn {
+            DbConnection::Sqlite(c) => c.batch_execute(writer::SQLITE_PRAGMAS).map_err(r2d2::Error::QueryError)?,
+            // The ledger kind's type is looked up once, as the connection is
+            // made, not by the first statement that binds a kind (a hand's
+            // commit). A failed lookup (a database not yet migrated) is not
+            // kept: the first statement that binds a kind looks again, and
+            // `open` makes the pool again after migrating.
+            DbConnection::Pg(c) => {
+                let _ = diesel::pg::PgMetadataLookup::lookup_type(c, "ledger_entry_kind", None);
+            }
         }
         Ok(())
     }
@@ -237,6 +246,17 @@ pub fn open(url: &str, max_size: u32, policy: SchemaPolicy) -> Result<(Database,
     let outcome = prepare_schema(&mut conn, policy)?;
     rollups::build_if_missing(&mut conn)?;
     drop(conn);
+    // A PostgreSQL connection keeps the ids of the types it looked up (the
+    // ledger kind's, as it is made): the connections made before the
+    // migrations ran did not find it, or found one a migration replaced.
+    // The pool is made again.
+    let pool = match &outcome {
+        SchemaOutcome::SetUp(_) | SchemaOutcome::Migrated(_) if is_postgres(url) => {
+            drop(pool);
+            open_pool(url, max_size)?
+        }
+        _ => pool,
+    };
     let writer = if is_postgres(url) {
         None
     } else {
@@ -275,7 +295,7 @@ fn open_pool(url: &str, max_size: u32) -> Result<DbPool, AppError> {
         // connection is a file in this process: nothing to check.)
         .test_on_check_out(postgres)
         .connection_timeout(std::time::Duration::from_secs(5))
-        .connection_customizer(Box::new(SqlitePragmas))
+        .connection_customizer(Box::new(ConnectionSetup))
         .build(manager)
         .map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))
 }

@@ -1,5 +1,15 @@
 // @generated automatically by Diesel CLI.
 
+pub mod sql_types {
+    /// A ledger row's kind: on PostgreSQL an enum of its own (four bytes a
+    /// row, where the name as text took up to 24 with its alignment), on
+    /// SQLite its name as text.
+    #[derive(diesel::query_builder::QueryId, Clone, diesel::sql_types::SqlType)]
+    #[diesel(postgres_type(name = "ledger_entry_kind"))]
+    #[diesel(sqlite_type(name = "Text"))]
+    pub struct LedgerEntryKind;
+}
+
 diesel::table! {
     api_tokens (id) {
         id -> Int8,
@@ -159,6 +169,9 @@ diesel::table! {
 }
 
 diesel::table! {
+    use diesel::sql_types::*;
+    use super::sql_types::LedgerEntryKind;
+
     ledger_entries (id) {
         id -> Int8,
         table_id -> Nullable<Int8>,
@@ -166,7 +179,7 @@ diesel::table! {
         seating_id -> Nullable<Int8>,
         pool_id -> Nullable<Int8>,
         jackpot_hit_id -> Nullable<Int8>,
-        kind -> Text,
+        kind -> LedgerEntryKind,
         amount_cents -> Int8,
         reverses_id -> Nullable<Int8>,
         reason -> Nullable<Text>,

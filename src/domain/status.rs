@@ -7,10 +7,11 @@ use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Text;
 
 macro_rules! named_enum {
-    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal,)+ }) => {
+    ($(#[$doc:meta])* $name:ident $(stored as $sql:path)? { $($(#[$vdoc:meta])* $variant:ident => $text:literal,)+ }) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)]
         #[diesel(sql_type = Text)]
+        $(#[diesel(sql_type = $sql)])?
         pub enum $name {
             $($(#[$vdoc])* $variant,)+
         }
@@ -90,7 +91,8 @@ macro_rules! named_enum {
 named_enum!(
     /// What a ledger row records. Seat rows change a player's stack; pool rows
     /// a jackpot pool's balance; house rows the house's share of the rake.
-    EntryKind {
+    /// Stored as its name, in a type of its own on PostgreSQL (`db::ledger`).
+    EntryKind stored as crate::db::schema::sql_types::LedgerEntryKind {
         BuyIn => "buy_in",
         AddOn => "add_on",
         CashOut => "cash_out",

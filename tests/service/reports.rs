@@ -1095,3 +1095,115 @@ fn a_hand_committed_before_hand_results_is_voided_after_the_upgrade() {
         assert_eq!((day.hands, day.rake), (1, pitboss::domain::Money::from_cents(100)), "[{backend}] {day:?}");
     }
 }
+
+#[derive(QueryableByName, Debug, PartialEq)]
+struct KindRow {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    id: i64,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    kind: String,
+}
+
+/// The upgrade that keeps a ledger row's kind in a type of its own on
+/// PostgreSQL (`ledger_entry_kind`, 2026-11-28-000600): on a database whose
+/// kinds are text (seeds, hand results, a void's reversals, a jackpot's lock,
+/// an add-on, a cash-out), every row keeps its kind, the tables' ledgers and
+/// the rollups read the same, the partial indexes, checks and the cash-out's
+/// trigger are back, and the service plays, voids and cashes out after it.
+#[test]
+fn the_upgrade_keeps_every_ledger_rows_kind() {
+    use diesel::connection::SimpleConnection;
+    for backend in backends().into_iter().filter(|b| *b == "postgres") {
+        let mut app = spawn_app(backend);
+        let s = setup(&app);
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("migrations")
+            .join(backend)
+            .join("2026-11-28-000600_ledger_kind_enum");
+        let sql = |file: &str| std::fs::read_to_string(dir.join(file)).unwrap();
+        let mut conn = diesel::pg::PgConnection::establish(&app.database_url).expect("the test database");
+        let kinds = |conn: &mut diesel::pg::PgConnection| -> Vec<KindRow> {
+            diesel::sql_query("SELECT id, kind::text AS kind FROM ledger_entries ORDER BY id").load(conn).unwrap()
+        };
+        let column_type = |conn: &mut diesel::pg::PgConnection| -> String {
+            #[derive(QueryableByName)]
+            struct Udt {
+                #[diesel(sql_type = diesel::sql_types::Text)]
+                udt_name: String,
+            }
+            let found: Vec<Udt> = diesel::sql_query(
+                "SELECT udt_name::text AS udt_name FROM information_schema.columns \
+                 WHERE table_name = 'ledger_entries' AND column_name = 'kind'",
+            )
+            .load(conn)
+            .unwrap();
+            found[0].udt_name.clone()
+        };
+        #[derive(QueryableByName)]
+        struct Definition {
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            def: String,
+        }
+        // The ledger's checks, indexes and triggers, as the database shows them.
+        let definitions = |conn: &mut diesel::pg::PgConnection| -> Vec<String> {
+            let found: Vec<Definition> = diesel::sql_query(
+                "SELECT conname || ': ' || pg_get_constraintdef(oid) AS def FROM pg_constraint \
+                 WHERE conrelid = 'ledger_entries'::regclass \
+                 UNION ALL SELECT indexname || ': ' || indexdef FROM pg_indexes WHERE tablename = 'ledger_entries' \
+                 UNION ALL SELECT tgname || ': ' || pg_get_triggerdef(oid) FROM pg_trigger \
+                 WHERE tgrelid = 'ledger_entries'::regclass AND NOT tgisinternal ORDER BY 1",
+            )
+            .load(conn)
+            .unwrap();
+            found.into_iter().map(|d| d.def).collect()
+        };
+        let before = kinds(&mut conn);
+        let defined = definitions(&mut conn);
+        assert!(defined.iter().any(|d| d.starts_with("ledger_cash_out_frees_the_seat: ")), "{defined:?}");
+        assert!(!defined.iter().any(|d| d.starts_with("ledger_kind: ")), "the type is the check now: {defined:?}");
+        let ledgers = (ledger(&app, s.la), ledger(&app, s.macau));
+        for kind in ["pool_seed", "hand_result", "house_rake", "jackpot_contribution", "reversal", "add_on", "cash_out"]
+        {
+            assert!(before.iter().any(|r| r.kind == kind), "the setup writes a {kind} row: {before:?}");
+        }
+        assert_eq!(column_type(&mut conn), "ledger_entry_kind");
+
+        // The database as the release before left it: the kind as text.
+        conn.batch_execute(&sql("down.sql")).unwrap();
+        assert_eq!(column_type(&mut conn), "text");
+        assert_eq!(kinds(&mut conn), before);
+        assert!(definitions(&mut conn).iter().any(|d| d.starts_with("ledger_kind: CHECK")), "the check of before");
+        conn.batch_execute(&sql("up.sql")).unwrap();
+        assert_eq!(column_type(&mut conn), "ledger_entry_kind");
+        assert_eq!(kinds(&mut conn), before, "every row keeps its kind");
+        assert_eq!(definitions(&mut conn), defined, "every check, index and trigger as it was");
+        // The service started again on the upgraded database, as after an
+        // upgrade (the first server's connections know the type of before).
+        let db = pitboss::db::connect(&app.database_url, 8).expect("the database opens again");
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        crate::support::serve(&mut app, pitboss::web::run(listener, db.clone()).unwrap());
+        app.base = format!("127.0.0.1:{port}");
+        app.db = Some(db);
+        assert_eq!((ledger(&app, s.la), ledger(&app, s.macau)), ledgers, "the ledgers read the same");
+        let mut multi = pitboss::db::DbConnection::establish(&app.database_url).unwrap();
+        let kept = pitboss::db::rollups::kept(&mut multi).unwrap();
+        assert_eq!(kept, pitboss::db::rollups::recompute(&mut multi).unwrap());
+        // The service after it: a hand, its void, a cash-out that frees the seat.
+        let (number, _) = play(&app, s.macau, &showdown(&DEAL_A[..2], &[1, 2], 0));
+        expect(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{}/hands/{number}/void", s.macau),
+            &json!({"reason": "misdeal", "note": "after the upgrade"}),
+            200,
+        );
+        expect(&app, "POST", &format!("/api/v1/tables/{}/seats/2/cash-out", s.macau), &Value::Null, 200);
+        seat(&app, s.macau, 2, "Heidi", "10");
+        let after = kinds(&mut conn);
+        assert!(after.len() > before.len() + 4, "{after:?}");
+        assert_eq!(after[..before.len()], before[..]);
+        let kept = pitboss::db::rollups::kept(&mut multi).unwrap();
+        assert_eq!(kept, pitboss::db::rollups::recompute(&mut multi).unwrap());
+    }
+}

@@ -536,6 +536,20 @@ fn the_database_itself_refuses_wrong_books() {
                 "{sql}: {e:?}"
             );
         }
+        // A kind that is none of the ledger's: a check on SQLite, the
+        // column's type on PostgreSQL (an error of its input, not a check).
+        let unknown = format!(
+            "INSERT INTO ledger_entries (table_id, seating_id, kind, amount_cents, created_at, balance_after_cents) \
+             VALUES ({}, {seating}, 'bonus', 100, {now}, 10100)",
+            t.id
+        );
+        let refused = diesel::sql_query(unknown.as_str()).execute(&mut **db.conn().unwrap()).expect_err(&unknown);
+        let said = refused.to_string();
+        let expected = match backend {
+            "postgres" => "invalid input value for enum ledger_entry_kind",
+            _ => "books: unknown ledger kind",
+        };
+        assert!(said.contains(expected), "{backend}: {said}");
         // A stack moved by a seat row that is then not written (skipped by ON
         // CONFLICT: PostgreSQL moves a stack before its row, and checks at
         // commit), wound back to an older row, or emptied.
