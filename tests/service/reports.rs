@@ -932,6 +932,12 @@ fn a_pool_keeps_its_own_clock() {
     }
 }
 
+/// A migration's SQL as the binary embeds it (`up.sql` or `down.sql`).
+fn migration_sql(backend: &str, migration: &str, file: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations").join(backend).join(migration);
+    std::fs::read_to_string(path.join(file)).unwrap()
+}
+
 /// The upgrade that gave pools their own clock: a pool made before takes
 /// its first table's clock (by id), or UTC midnight without a table, and its
 /// days, whose first seed the releases before kept on the UTC day, are
@@ -949,11 +955,7 @@ fn the_upgrade_gives_a_pool_its_first_tables_clock() {
         create_table(&app, "kiritimati", Some(east), "Pacific/Kiritimati", "00:00");
         create_table(&app, "macau", Some(east), "Asia/Macau", "07:00");
         create_table(&app, "pago", Some(west), "Pacific/Pago_Pago", "00:00");
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("migrations")
-            .join(backend)
-            .join("2026-11-27-000200_pool_clock");
-        let sql = |file: &str| std::fs::read_to_string(dir.join(file)).unwrap();
+        let sql = |file: &str| migration_sql(backend, "2026-11-27-000200_pool_clock", file);
         let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
         use diesel::connection::SimpleConnection;
         // The database as the release before left it: no pool clock, each
@@ -1116,11 +1118,7 @@ fn the_upgrade_keeps_every_ledger_rows_kind() {
     for backend in backends().into_iter().filter(|b| *b == "postgres") {
         let mut app = spawn_app(backend);
         let s = setup(&app);
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("migrations")
-            .join(backend)
-            .join("2026-11-28-000600_ledger_kind_enum");
-        let sql = |file: &str| std::fs::read_to_string(dir.join(file)).unwrap();
+        let sql = |file: &str| migration_sql(backend, "2026-11-28-000600_ledger_kind_enum", file);
         let mut conn = diesel::pg::PgConnection::establish(&app.database_url).expect("the test database");
         let kinds = |conn: &mut diesel::pg::PgConnection| -> Vec<KindRow> {
             diesel::sql_query("SELECT id, kind::text AS kind FROM ledger_entries ORDER BY id").load(conn).unwrap()
@@ -1179,12 +1177,7 @@ fn the_upgrade_keeps_every_ledger_rows_kind() {
         assert_eq!(definitions(&mut conn), defined, "every check, index and trigger as it was");
         // The service started again on the upgraded database, as after an
         // upgrade (the first server's connections know the type of before).
-        let db = pitboss::db::connect(&app.database_url, 8).expect("the database opens again");
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        crate::support::serve(&mut app, pitboss::web::run(listener, db.clone()).unwrap());
-        app.base = format!("127.0.0.1:{port}");
-        app.db = Some(db);
+        crate::support::restart(&mut app);
         assert_eq!((ledger(&app, s.la), ledger(&app, s.macau)), ledgers, "the ledgers read the same");
         let mut multi = pitboss::db::DbConnection::establish(&app.database_url).unwrap();
         let kept = pitboss::db::rollups::kept(&mut multi).unwrap();

@@ -177,13 +177,25 @@ fn spawn_app_with(backend: &str, boss: bool) -> TestApp {
     let db = pitboss::db::connect(&app.database_url, 8).expect("database");
     let token =
         if boss { make_user(&db, "boss", &["dealer", "floor", "accountant", "admin"], &[]) } else { String::new() };
+    start_server(&mut app, db);
+    app.token = token;
+    app
+}
+
+/// A server on `db` for `app` (its address, its database handle).
+fn start_server(app: &mut TestApp, db: pitboss::db::Database) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    serve(&mut app, pitboss::web::run(listener, db.clone()).unwrap());
+    serve(app, pitboss::web::run(listener, db.clone()).unwrap());
     app.base = format!("127.0.0.1:{port}");
-    app.token = token;
     app.db = Some(db);
-    app
+}
+
+/// The service started again on `app`'s database, as after an upgrade: a
+/// new pool (new connections) and a new server; tokens and users stay.
+pub fn restart(app: &mut TestApp) {
+    let db = pitboss::db::connect(&app.database_url, 8).expect("the database opens again");
+    start_server(app, db);
 }
 
 /// Runs `server` on a thread of its own, for as long as `app` lives.
