@@ -1,8 +1,8 @@
 // @generated automatically by Diesel CLI.
 
 pub mod sql_types {
-    /// A ledger row's kind: on PostgreSQL an enum of its own (four bytes a
-    /// row, where the name as text took up to 24 with its alignment), on
+    /// A ledger row's kind: on PostgreSQL an enum of its own (eight bytes a
+    /// row with its padding, where the name as text took up to 24), on
     /// SQLite its name as text.
     #[derive(diesel::query_builder::QueryId, Clone, diesel::sql_types::SqlType)]
     #[diesel(postgres_type(name = "ledger_entry_kind"))]

@@ -2,7 +2,7 @@
 -- bytes, instead of its name as text. The name sat between two eight-byte
 -- columns, so it took 16 bytes of the row with its padding ('hand_result',
 -- 'house_rake') or 24 ('jackpot_contribution'); the enum takes 8 with its
--- padding: a hand's six rows are 56 bytes smaller (16 % of the ledger's
+-- padding: a hand's six rows are 56 bytes smaller (about 8 % of the ledger's
 -- heap). The names are the same labels: SQL that compares the kind with a
 -- quoted name reads as before, and the service binds the kind with this
 -- type. Nothing but a name of this list can be stored (the check
