@@ -25,8 +25,7 @@ use serde::Serialize;
 
 use super::rollups;
 use super::schema::{
-    casino_tables, hands, jackpot_hits, ledger_entries, open_seatings, players, pools, seating_stacks, seating_totals,
-    seatings,
+    casino_tables, hands, jackpot_hits, ledger_entries, open_seatings, pools, seating_stacks, seating_totals, seatings,
 };
 use super::DbConnection;
 use crate::domain::{AppError, EntryKind, HitId, Money, PlayerId, PoolId, SeatNo, SeatingId, TableId};
@@ -970,30 +969,32 @@ pub fn player_sessions(
     Ok((sessions, totals))
 }
 
-/// A session as read: the seating, the player's member number, the
-/// seating's totals (none if it has no row yet), its stack, and whether it
-/// is still seated.
+/// A session as read from its totals: the seating and what its totals say
+/// of it (its table, seat, player, time seated, player id and member
+/// number: always set, `db::rollups::Seated`), the gaming day it was
+/// seated on and its totals, its stack, and whether it is still seated.
 type SessionTuple = (
-    (SeatingId, TableId, SeatNo, String, NaiveDateTime, Option<PlayerId>),
+    (SeatingId, Option<TableId>, Option<SeatNo>, Option<String>, Option<NaiveDateTime>, Option<PlayerId>),
     Option<String>,
-    Option<(Option<String>, Money, Money, Money, Money, Money)>,
+    (Option<String>, Money, Money, Money, Money, Money),
     Option<Money>,
     bool,
 );
 
-/// The columns of a [`SessionTuple`].
+/// The columns of a [`SessionTuple`]: the seating's totals, its stack and
+/// whether it is seated (two probes a row).
 macro_rules! session_columns {
     () => {
         (
             (
-                seatings::id,
-                seatings::table_id,
-                seatings::seat,
-                seatings::player,
-                seatings::seated_at,
-                seatings::player_id,
+                seating_totals::seating_id,
+                seating_totals::table_id,
+                seating_totals::seat,
+                seating_totals::player,
+                seating_totals::seated_at,
+                seating_totals::player_id,
             ),
-            players::member_no.nullable(),
+            seating_totals::member_no,
             (
                 seating_totals::gaming_day,
                 seating_totals::buy_in_cents,
@@ -1001,10 +1002,9 @@ macro_rules! session_columns {
                 seating_totals::cash_out_cents,
                 seating_totals::rake_cents,
                 seating_totals::payouts_cents,
-            )
-                .nullable(),
+            ),
             seating_stacks::stack_cents.nullable(),
-            diesel::dsl::exists(open_seatings::table.filter(open_seatings::seating_id.eq(seatings::id))),
+            diesel::dsl::exists(open_seatings::table.filter(open_seatings::seating_id.eq(seating_totals::seating_id))),
         )
     };
 }
@@ -1014,11 +1014,9 @@ fn session_rows(conn: &mut DbConnection, tables: &[TableInfo], ids: &[SeatingId]
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let found: Vec<SessionTuple> = seatings::table
-        .left_join(seating_totals::table.on(seating_totals::seating_id.eq(seatings::id)))
-        .left_join(players::table.on(players::id.nullable().eq(seatings::player_id)))
-        .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(seatings::id)))
-        .filter(seatings::id.eq_any(ids.to_vec()))
+    let found: Vec<SessionTuple> = seating_totals::table
+        .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(seating_totals::seating_id)))
+        .filter(seating_totals::seating_id.eq_any(ids.to_vec()))
         .select(session_columns!())
         .load(conn)?;
     let mut by_id: HashMap<SeatingId, SessionRow> = HashMap::with_capacity(found.len());
@@ -1034,12 +1032,15 @@ fn session_rows(conn: &mut DbConnection, tables: &[TableInfo], ids: &[SeatingId]
 /// A session's row from what was read; `None` for a table not in `tables`.
 fn session_row(tables: &[TableInfo], found: SessionTuple) -> Result<Option<SessionRow>, AppError> {
     let ((seating_id, table_id, seat, player, seated_at, player_id), member_no, sums, stack, seated) = found;
-    let Some(t) = tables.iter().find(|t| t.id == table_id.get()) else { return Ok(None) };
-    let (day, buy_in, add_ons, cash_out, rake, payouts) = sums.unwrap_or_default();
-    let gaming_day = match day {
-        Some(d) => stored_day(&d)?,
-        None => t.clock.day(seated_at),
+    let (day, buy_in, add_ons, cash_out, rake, payouts) = sums;
+    let (Some(table_id), Some(seat), Some(player), Some(seated_at), Some(day)) =
+        (table_id, seat, player, seated_at, day)
+    else {
+        // The database makes totals with every one of them.
+        return Err(AppError::internal(format!("seating {seating_id}: its totals do not say where it sat")));
     };
+    let Some(t) = tables.iter().find(|t| t.id == table_id.get()) else { return Ok(None) };
+    let gaming_day = stored_day(&day)?;
     let stack = stack.unwrap_or_default();
     let net = cash_out.cents() + stack.cents() - buy_in.cents() - add_ons.cents();
     Ok(Some(SessionRow {
@@ -1076,7 +1077,7 @@ pub struct SessionPlace {
 /// `limit` sessions after `after` (from the first when `None`) in the
 /// report's order, and the place of the last if more may follow. One query
 /// (a seek on the seatings' totals by gaming day, table and seating, each
-/// row joined to its seating, player and stack); `tables` from
+/// row joined to its stack); `tables` from
 /// [`all_tables`], read once for the whole file.
 pub fn session_part(
     conn: &mut DbConnection,
@@ -1087,8 +1088,6 @@ pub fn session_part(
 ) -> Result<(Vec<SessionRow>, Option<SessionPlace>), AppError> {
     let (from, to) = (text_day(range.from), text_day(range.to));
     let mut q = seating_totals::table
-        .inner_join(seatings::table.on(seatings::id.eq(seating_totals::seating_id)))
-        .left_join(players::table.on(players::id.nullable().eq(seatings::player_id)))
         .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(seating_totals::seating_id)))
         .filter(seating_totals::gaming_day.ge(from))
         .filter(seating_totals::gaming_day.le(to))

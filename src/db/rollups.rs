@@ -12,7 +12,9 @@
 //! - a pool's day (on the pool's own clock, set when it was made): its
 //!   seeds, locks, returns (a reversal counts as the kind it reverses) and the payouts of its hits;
 //! - a seating: buy-in, add-ons, cash-out, rake and payouts, with its table
-//!   and the gaming day it was seated on (made at its buy-in);
+//!   and the gaming day it was seated on (made at its buy-in), and its seat,
+//!   player and time seated as its seating and player say ([`Seated`]: the
+//!   sessions report reads a session's row from its totals alone);
 //! - a table's sessions by the day they were seated on: how many, and the
 //!   sums of their totals (kept by the database itself, by triggers on the
 //!   seatings' totals, so that it cannot differ from them).
@@ -25,12 +27,12 @@ use diesel::upsert::excluded;
 
 use super::cached;
 use super::schema::{
-    casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, pool_days, pools, seating_totals, seatings,
-    session_days, showdowns, table_days,
+    casino_tables, hand_voids, hands, jackpot_hits, ledger_entries, players, pool_days, pools, seating_totals,
+    seatings, session_days, showdowns, table_days,
 };
 use super::DbConnection;
 use crate::domain::clock::{gaming_day, Clock};
-use crate::domain::{AppError, EntryId, EntryKind, HandId, HitId, Money, PoolId, SeatingId, TableId};
+use crate::domain::{AppError, EntryId, EntryKind, HandId, HitId, Money, PlayerId, PoolId, SeatNo, SeatingId, TableId};
 use crate::on_backend;
 
 /// What a change adds to a table's gaming day.
@@ -136,7 +138,9 @@ pub struct SeatingTotals {
 }
 
 /// Makes the totals of new seatings (at the buy-in, or in a rebuild), naming
-/// each one's table and the gaming day it was seated on.
+/// each one's table and the gaming day it was seated on, with what its
+/// session's row says of it that never changes ([`Seated`]; the database
+/// refuses totals that say otherwise than the seating and player).
 pub fn make_seating_totals(conn: &mut DbConnection, rows: &[SeatingTotalsRow]) -> QueryResult<()> {
     if rows.is_empty() {
         return Ok(());
@@ -153,6 +157,13 @@ pub fn make_seating_totals(conn: &mut DbConnection, rows: &[SeatingTotalsRow]) -
                 seating_totals::cash_out_cents.eq(r.cash_out),
                 seating_totals::rake_cents.eq(r.rake),
                 seating_totals::payouts_cents.eq(r.payouts),
+                (
+                    seating_totals::seat.eq(r.seat),
+                    seating_totals::player.eq(r.player.as_deref()),
+                    seating_totals::seated_at.eq(r.seated_at),
+                    seating_totals::player_id.eq(r.player_id),
+                    seating_totals::member_no.eq(r.member_no.as_deref()),
+                ),
             )
         })
         .collect();
@@ -330,6 +341,70 @@ pub struct SeatingTotalsRow {
     pub cash_out: Money,
     pub rake: Money,
     pub payouts: Money,
+    /// The session's seat, player and time seated, as its seating and player
+    /// say ([`Seated`]; copied when the totals are made, never changed: the
+    /// sessions report reads a session's row from its totals alone).
+    pub seat: Option<SeatNo>,
+    pub player: Option<String>,
+    pub seated_at: Option<NaiveDateTime>,
+    pub player_id: Option<PlayerId>,
+    pub member_no: Option<String>,
+}
+
+impl SeatingTotalsRow {
+    /// The totals of a seating before any money, on the gaming day `day`.
+    pub fn made(seating_id: SeatingId, seated: &Seated, day: String) -> SeatingTotalsRow {
+        SeatingTotalsRow {
+            seating_id,
+            table_id: Some(seated.table_id),
+            gaming_day: Some(day),
+            buy_in: Money::ZERO,
+            add_ons: Money::ZERO,
+            cash_out: Money::ZERO,
+            rake: Money::ZERO,
+            payouts: Money::ZERO,
+            seat: Some(seated.seat),
+            player: Some(seated.player.clone()),
+            seated_at: Some(seated.seated_at),
+            player_id: seated.player_id,
+            member_no: seated.member_no.clone(),
+        }
+    }
+}
+
+/// What a session's row says of it that never changes, as its seating and
+/// its player say (a player's member number is never changed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seated {
+    pub table_id: TableId,
+    pub seat: SeatNo,
+    pub player: String,
+    pub seated_at: NaiveDateTime,
+    pub player_id: Option<PlayerId>,
+    pub member_no: Option<String>,
+}
+
+/// Every seating as [`Seated`] (a rebuild of the totals).
+pub fn every_seated(conn: &mut DbConnection) -> QueryResult<BTreeMap<SeatingId, Seated>> {
+    type Row = (SeatingId, TableId, SeatNo, String, NaiveDateTime, Option<PlayerId>, Option<String>);
+    let rows: Vec<Row> = seatings::table
+        .left_join(players::table.on(players::id.nullable().eq(seatings::player_id)))
+        .select((
+            seatings::id,
+            seatings::table_id,
+            seatings::seat,
+            seatings::player,
+            seatings::seated_at,
+            seatings::player_id,
+            players::member_no.nullable(),
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, table_id, seat, player, seated_at, player_id, member_no)| {
+            (id, Seated { table_id, seat, player, seated_at, player_id, member_no })
+        })
+        .collect())
 }
 
 pub fn seating_totals(conn: &mut DbConnection, seatings: Option<&[SeatingId]>) -> QueryResult<Vec<SeatingTotalsRow>> {
@@ -347,6 +422,11 @@ pub fn seating_totals(conn: &mut DbConnection, seatings: Option<&[SeatingId]>) -
             seating_totals::cash_out_cents,
             seating_totals::rake_cents,
             seating_totals::payouts_cents,
+            seating_totals::seat,
+            seating_totals::player,
+            seating_totals::seated_at,
+            seating_totals::player_id,
+            seating_totals::member_no,
         ))
         .load(conn)
 }
@@ -578,12 +658,13 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
     }
     let pool_clocks = pool_clocks(conn)?;
     let hit_pools = hit_pools(conn)?;
-    // Each seating's table and the day it was seated on.
-    let seated: BTreeMap<SeatingId, (TableId, String)> = seatings::table
-        .select((seatings::id, seatings::table_id, seatings::seated_at))
-        .load::<(SeatingId, TableId, NaiveDateTime)>(conn)?
+    // Each seating as seated, and the day it was seated on.
+    let seated: BTreeMap<SeatingId, (Seated, String)> = every_seated(conn)?
         .into_iter()
-        .map(|(s, t, at)| Ok((s, (t, day(clocks.get(&t).ok_or_else(|| AppError::internal("seating's table"))?.0, at)))))
+        .map(|(s, x)| {
+            let d = day(clocks.get(&x.table_id).ok_or_else(|| AppError::internal("seating's table"))?.0, x.seated_at);
+            Ok((s, (x, d)))
+        })
         .collect::<Result<_, AppError>>()?;
     let mut pool_days: BTreeMap<(PoolId, String), PoolDayRow> = BTreeMap::new();
     let mut seatings: BTreeMap<SeatingId, SeatingTotalsRow> = BTreeMap::new();
@@ -631,16 +712,8 @@ pub fn recompute(conn: &mut DbConnection) -> Result<Recomputed, AppError> {
         count_pool_row(&mut pool_days, &pool_clocks, &hit_pools, counts_as, *pool, *hit, *amount, *at)?;
         // A seating's totals.
         if let Some(s) = seating {
-            let row = seatings.entry(*s).or_insert_with(|| SeatingTotalsRow {
-                seating_id: *s,
-                table_id: seated.get(s).map(|x| x.0),
-                gaming_day: seated.get(s).map(|x| x.1.clone()),
-                buy_in: Money::ZERO,
-                add_ons: Money::ZERO,
-                cash_out: Money::ZERO,
-                rake: Money::ZERO,
-                payouts: Money::ZERO,
-            });
+            let Some((x, d)) = seated.get(s) else { return Err(AppError::internal(format!("seating {s}"))) };
+            let row = seatings.entry(*s).or_insert_with(|| SeatingTotalsRow::made(*s, x, d.clone()));
             match counts_as {
                 EntryKind::BuyIn => row.buy_in += *amount,
                 EntryKind::AddOn => row.add_ons += *amount,
@@ -774,27 +847,21 @@ pub fn rebuild_seating_totals(conn: &mut DbConnection) -> Result<(), AppError> {
         .into_iter()
         .map(|(id, tz, cutoff)| Ok((id, clock(&tz, &cutoff)?)))
         .collect::<Result<_, AppError>>()?;
-    let seated: BTreeMap<SeatingId, (TableId, NaiveDateTime)> = seatings::table
-        .select((seatings::id, seatings::table_id, seatings::seated_at))
-        .load::<(SeatingId, TableId, NaiveDateTime)>(conn)?
-        .into_iter()
-        .map(|(s, t, at)| (s, (t, at)))
-        .collect();
+    let seated = every_seated(conn)?;
     let rows = sums
         .into_iter()
         .map(|s| {
             let id = SeatingId(s.seating_id);
-            let (table, at) = seated.get(&id).copied().ok_or_else(|| AppError::internal(format!("seating {id}")))?;
-            let c = clocks.get(&table).copied().ok_or_else(|| AppError::internal(format!("table {table}")))?;
+            let x = seated.get(&id).ok_or_else(|| AppError::internal(format!("seating {id}")))?;
+            let c =
+                clocks.get(&x.table_id).copied().ok_or_else(|| AppError::internal(format!("table {}", x.table_id)))?;
             Ok(SeatingTotalsRow {
-                seating_id: id,
-                table_id: Some(table),
-                gaming_day: Some(day(c, at)),
                 buy_in: Money::from_cents(s.buy_in),
                 add_ons: Money::from_cents(s.add_ons),
                 cash_out: Money::from_cents(s.cash_out),
                 rake: Money::from_cents(s.rake),
                 payouts: Money::from_cents(s.payouts),
+                ..SeatingTotalsRow::made(id, x, day(c, x.seated_at))
             })
         })
         .collect::<Result<Vec<_>, AppError>>()?;

@@ -290,6 +290,11 @@ diesel::table! {
         cash_out_cents -> Int8,
         rake_cents -> Int8,
         payouts_cents -> Int8,
+        seat -> Nullable<Int4>,
+        player -> Nullable<Text>,
+        seated_at -> Nullable<Timestamp>,
+        player_id -> Nullable<Int8>,
+        member_no -> Nullable<Text>,
     }
 }
 

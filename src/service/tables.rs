@@ -1056,18 +1056,17 @@ pub fn seat_player(db: &Database, actor: &Actor, table: TableId, req: SeatPlayer
         )?;
         // The session counts on the gaming day it was seated on.
         let day = rollups::day(rollups::clock(&clock.time_zone, &clock.gaming_day_cutoff)?, at);
+        let seated = rollups::Seated {
+            table_id: table,
+            seat,
+            player: player.name.clone(),
+            seated_at: at,
+            player_id: Some(player.id),
+            member_no: player.member_no.clone(),
+        };
         rollups::make_seating_totals(
             conn,
-            &[rollups::SeatingTotalsRow {
-                seating_id: seating,
-                table_id: Some(table),
-                gaming_day: Some(day),
-                buy_in,
-                add_ons: Money::ZERO,
-                cash_out: Money::ZERO,
-                rake: Money::ZERO,
-                payouts: Money::ZERO,
-            }],
+            &[rollups::SeatingTotalsRow { buy_in, ..rollups::SeatingTotalsRow::made(seating, &seated, day) }],
         )?;
         let detail = serde_json::json!({
             "seat": seat, "player": player.name, "player_id": player.id, "member_no": player.member_no,

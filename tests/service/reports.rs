@@ -1200,3 +1200,60 @@ fn the_upgrade_keeps_every_ledger_rows_kind() {
         assert_eq!(kept, pitboss::db::rollups::recompute(&mut multi).unwrap());
     }
 }
+
+/// The upgrade that gave each seating's totals its session's seat, player
+/// and time seated (the sessions report reads a session's row from its
+/// totals alone): every seating's totals get what its seating and player
+/// say, the report reads the same before and after, and a recount agrees
+/// (it compares the copies with the seatings and players too).
+#[test]
+fn the_upgrade_copies_each_sessions_seat_and_player_into_its_totals() {
+    use diesel::connection::SimpleConnection;
+    for backend in backends() {
+        let mut app = spawn_app(backend);
+        let s = setup(&app);
+        expect(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{}/seats", s.macau),
+            &json!({"seat": 3, "player": "Heidi", "member_no": "M-77", "buy_in": "40"}),
+            201,
+        );
+        // The report as a file and as JSON (which names member numbers too).
+        let file = |app: &TestApp| {
+            let (status, _, body) = get_raw(app, "/reports/sessions.csv");
+            assert_eq!(status, 200, "[{backend}] {body}");
+            (body, get(app, "/reports/sessions.json").to_string())
+        };
+        let before = file(&app);
+        for said in ["Alice", "Dave", "Grace", "Heidi", "cashed out", "seated"] {
+            assert!(before.0.contains(said) && before.1.contains(said), "[{backend}] {said:?}: {before:?}");
+        }
+        assert!(before.1.contains("\"member_no\":\"M-77\""), "[{backend}] {}", before.1);
+        let sql = |file: &str| migration_sql(backend, "2026-11-28-000700_sessions_with_totals", file);
+        let mut conn = pitboss::db::DbConnection::establish(&app.database_url).unwrap();
+        let recount = |conn: &mut pitboss::db::DbConnection| {
+            let kept = pitboss::db::rollups::kept(conn).unwrap();
+            assert_eq!(kept, pitboss::db::rollups::recompute(conn).unwrap(), "[{backend}] the rollups as recounted");
+            kept
+        };
+        let kept = recount(&mut conn);
+        let heidi = kept.seatings.iter().find(|t| t.player.as_deref() == Some("Heidi")).unwrap();
+        assert_eq!((heidi.member_no.as_deref(), heidi.seat.map(|s| s.get())), (Some("M-77"), Some(3)));
+
+        // The database as the release before left it: totals without them.
+        conn.batch_execute(&sql("down.sql")).unwrap();
+        assert!(conn.batch_execute("SELECT player FROM seating_totals").is_err(), "[{backend}] no copies before");
+        conn.batch_execute(&sql("up.sql")).unwrap();
+        crate::support::restart(&mut app);
+        assert_eq!(file(&app), before, "[{backend}] the sessions file reads the same");
+        assert_eq!(recount(&mut conn), kept, "[{backend}] every seating's totals as they were made");
+        // The service after it: a new session, a hand, a cash-out.
+        seat(&app, s.macau, 4, "Ivan", "60");
+        play(&app, s.macau, &showdown(&DEAL_A, &[1, 2, 3, 4], 0));
+        expect(&app, "POST", &format!("/api/v1/tables/{}/seats/4/cash-out", s.macau), &Value::Null, 200);
+        let after = file(&app);
+        assert!(after.0.contains("Ivan") && after.1.contains("Ivan"), "[{backend}] {after:?}");
+        assert_eq!(recount(&mut conn).seatings.len(), kept.seatings.len() + 1);
+    }
+}

@@ -519,6 +519,10 @@ fn the_database_itself_refuses_wrong_books() {
             format!("UPDATE seating_stacks SET stack_cents = 999999 WHERE seating_id = {seating}"),
             "UPDATE seating_stacks SET stack_cents = stack_cents".to_string(),
             "DELETE FROM seating_stacks".to_string(),
+            // A session's seat, player or time seated changed in its totals
+            // (the sessions report reads them there).
+            "UPDATE seating_totals SET player = 'Mallory'".to_string(),
+            "UPDATE seating_totals SET seat = 4, seated_at = '2026-01-01 00:00:00'".to_string(),
             // A pool below zero.
             "INSERT INTO pools (name, seed_cents, created_at) VALUES ('P', 0, '2026-11-23 12:00:00')".to_string(),
         ];
@@ -536,6 +540,37 @@ fn the_database_itself_refuses_wrong_books() {
                 "{sql}: {e:?}"
             );
         }
+        // A new seating's totals that say another seat, player or time than
+        // the seating (in a transaction not kept), and the same made right.
+        let made = |seat: i64, player: &str| {
+            let mut conn = db.conn().unwrap();
+            let outcome = diesel::Connection::transaction::<(), diesel::result::Error, _>(&mut **conn, |c| {
+                diesel::sql_query(format!(
+                    "INSERT INTO seatings (id, table_id, seat, player, seated_at) VALUES (999, {}, 2, 'Bob', {now})",
+                    t.id
+                ))
+                .execute(c)?;
+                diesel::sql_query(format!(
+                    "INSERT INTO seating_totals (seating_id, table_id, gaming_day, seat, player, seated_at) \
+                     VALUES (999, {}, '2026-11-23', {seat}, '{player}', {now})",
+                    t.id
+                ))
+                .execute(c)?;
+                Err(diesel::result::Error::RollbackTransaction)
+            });
+            outcome.expect_err("never kept")
+        };
+        for (seat, player) in [(3, "Bob"), (2, "Mallory")] {
+            let e = pitboss::domain::AppError::from(made(seat, player));
+            assert!(
+                e.code == "books_refused" && e.to_string().contains("as its seating does"),
+                "[{backend}] seat {seat}, {player}: {e:?}"
+            );
+        }
+        assert!(
+            matches!(made(2, "Bob"), diesel::result::Error::RollbackTransaction),
+            "[{backend}] as the seating says"
+        );
         // A kind that is none of the ledger's: a check on SQLite, the
         // column's type on PostgreSQL (an error of its input, not a check).
         let unknown = format!(
