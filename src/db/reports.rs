@@ -1019,6 +1019,14 @@ fn session_rows(conn: &mut DbConnection, tables: &[TableInfo], ids: &[SeatingId]
         .filter(seating_totals::seating_id.eq_any(ids.to_vec()))
         .select(session_columns!())
         .load(conn)?;
+    if found.len() != ids.len() {
+        // The database makes a seating's totals with the seating.
+        return Err(AppError::internal(format!(
+            "{} of {} seatings have no totals",
+            ids.len() - found.len(),
+            ids.len()
+        )));
+    }
     let mut by_id: HashMap<SeatingId, SessionRow> = HashMap::with_capacity(found.len());
     for tuple in found {
         let id = (tuple.0).0;

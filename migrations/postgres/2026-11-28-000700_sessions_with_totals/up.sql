@@ -12,6 +12,8 @@
 -- seating and player say, and none of it changes afterwards. The columns may
 -- be empty only in an addition's proposed row (`ON CONFLICT … DO UPDATE`),
 -- which is never stored: totals are made with every column (the trigger).
+-- Stop every app server of the older release before this migration: the
+-- totals it makes at a buy-in would be refused.
 DROP TRIGGER seating_totals_changed ON seating_totals;
 ALTER TABLE seating_totals
     ADD COLUMN seat INTEGER,

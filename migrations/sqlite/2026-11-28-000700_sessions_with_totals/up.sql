@@ -3,7 +3,9 @@
 -- a session's row says of it that never changes (its seat, player, time
 -- seated, player id and member number, as its seating and player say),
 -- copied once when the totals are made at the buy-in; the triggers keep
--- the copies true.
+-- the copies true (the times compared as times, not as their text). Stop
+-- every app server of the older release before this migration: the totals
+-- it makes at a buy-in would be refused.
 DROP TRIGGER seating_totals_made;
 DROP TRIGGER seating_totals_changed;
 ALTER TABLE seating_totals ADD COLUMN seat INTEGER;
@@ -23,7 +25,7 @@ BEGIN
     WHERE NOT EXISTS (
         SELECT 1 FROM seatings s LEFT JOIN players p ON p.id = s.player_id
         WHERE s.id = NEW.seating_id AND s.table_id = NEW.table_id AND s.seat = NEW.seat
-            AND s.player = NEW.player AND s.seated_at = NEW.seated_at
+            AND s.player = NEW.player AND julianday(s.seated_at) = julianday(NEW.seated_at)
             AND s.player_id IS NEW.player_id AND p.member_no IS NEW.member_no
     );
     INSERT INTO session_days (gaming_day, table_id, sessions, buy_in_cents, add_ons_cents, cash_out_cents,

@@ -523,6 +523,8 @@ fn the_database_itself_refuses_wrong_books() {
             // (the sessions report reads them there).
             "UPDATE seating_totals SET player = 'Mallory'".to_string(),
             "UPDATE seating_totals SET seat = 4, seated_at = '2026-01-01 00:00:00'".to_string(),
+            "UPDATE seating_totals SET player_id = NULL".to_string(),
+            "UPDATE seating_totals SET member_no = 'M-1'".to_string(),
             // A pool below zero.
             "INSERT INTO pools (name, seed_cents, created_at) VALUES ('P', 0, '2026-11-23 12:00:00')".to_string(),
         ];
@@ -540,9 +542,10 @@ fn the_database_itself_refuses_wrong_books() {
                 "{sql}: {e:?}"
             );
         }
-        // A new seating's totals that say another seat, player or time than
-        // the seating (in a transaction not kept), and the same made right.
-        let made = |seat: i64, player: &str| {
+        // A new seating's totals that say another seat, player, time seated,
+        // player id or member number than the seating (in a transaction not
+        // kept), and the same made right (the time written another way).
+        let made = |seat: i64, player: &str, at: &str, player_id: &str, member_no: &str| {
             let mut conn = db.conn().unwrap();
             let outcome = diesel::Connection::transaction::<(), diesel::result::Error, _>(&mut **conn, |c| {
                 diesel::sql_query(format!(
@@ -551,8 +554,9 @@ fn the_database_itself_refuses_wrong_books() {
                 ))
                 .execute(c)?;
                 diesel::sql_query(format!(
-                    "INSERT INTO seating_totals (seating_id, table_id, gaming_day, seat, player, seated_at) \
-                     VALUES (999, {}, '2026-11-23', {seat}, '{player}', {now})",
+                    "INSERT INTO seating_totals (seating_id, table_id, gaming_day, seat, player, seated_at, \
+                     player_id, member_no) VALUES (999, {}, '2026-11-23', {seat}, '{player}', {at}, {player_id}, \
+                     {member_no})",
                     t.id
                 ))
                 .execute(c)?;
@@ -560,15 +564,23 @@ fn the_database_itself_refuses_wrong_books() {
             });
             outcome.expect_err("never kept")
         };
-        for (seat, player) in [(3, "Bob"), (2, "Mallory")] {
-            let e = pitboss::domain::AppError::from(made(seat, player));
+        let ann = "(SELECT MIN(id) FROM players)";
+        for (seat, player, at, player_id, member_no) in [
+            (3, "Bob", now, "NULL", "NULL"),
+            (2, "Mallory", now, "NULL", "NULL"),
+            (2, "Bob", "'2026-11-23 12:00:01'", "NULL", "NULL"),
+            (2, "Bob", now, ann, "NULL"),
+            (2, "Bob", now, "NULL", "'M-1'"),
+        ] {
+            let e = pitboss::domain::AppError::from(made(seat, player, at, player_id, member_no));
             assert!(
                 e.code == "books_refused" && e.to_string().contains("as its seating does"),
-                "[{backend}] seat {seat}, {player}: {e:?}"
+                "[{backend}] seat {seat}, {player}, {at}, {player_id}, {member_no}: {e:?}"
             );
         }
+        let same_time = if backend == "sqlite" { "'2026-11-23T12:00:00.000'" } else { now };
         assert!(
-            matches!(made(2, "Bob"), diesel::result::Error::RollbackTransaction),
+            matches!(made(2, "Bob", same_time, "NULL", "NULL"), diesel::result::Error::RollbackTransaction),
             "[{backend}] as the seating says"
         );
         // A kind that is none of the ledger's: a check on SQLite, the
