@@ -9,27 +9,27 @@
 -- buy-in; the stack and whether it is seated stay where they change.
 --
 -- The database keeps the copies true: totals are made only with what their
--- seating and player say, and none of it changes afterwards. The columns may
+-- seating and player say, and the copies never change (two triggers of
+-- their own; neither runs when a hand adds to the totals). The columns may
 -- be empty only in an addition's proposed row (`ON CONFLICT … DO UPDATE`),
--- which is never stored: totals are made with every column (the trigger).
+-- which is never stored: totals are made with every column.
 -- Stop every app server of the older release before this migration: the
 -- totals it makes at a buy-in would be refused.
-DROP TRIGGER seating_totals_changed ON seating_totals;
 ALTER TABLE seating_totals
     ADD COLUMN seat INTEGER,
     ADD COLUMN player TEXT,
     ADD COLUMN seated_at TIMESTAMP,
     ADD COLUMN player_id BIGINT,
     ADD COLUMN member_no TEXT;
+-- (The session days do not change: their trigger is not run for this.)
+ALTER TABLE seating_totals DISABLE TRIGGER seating_totals_changed;
 UPDATE seating_totals t
 SET seat = s.seat, player = s.player, seated_at = s.seated_at, player_id = s.player_id, member_no = p.member_no
 FROM seatings s LEFT JOIN players p ON p.id = s.player_id
 WHERE s.id = t.seating_id;
-CREATE OR REPLACE FUNCTION seating_totals_made() RETURNS trigger LANGUAGE plpgsql AS $$
+ALTER TABLE seating_totals ENABLE TRIGGER seating_totals_changed;
+CREATE FUNCTION seating_totals_copied() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF NEW.table_id IS NULL OR NEW.gaming_day IS NULL THEN
-        RAISE EXCEPTION 'books: a seating''s totals name its table and the gaming day it was seated on';
-    END IF;
     IF NOT EXISTS (
         SELECT 1 FROM seatings s LEFT JOIN players p ON p.id = s.player_id
         WHERE s.id = NEW.seating_id AND s.table_id = NEW.table_id AND s.seat = NEW.seat
@@ -38,38 +38,20 @@ BEGIN
     ) THEN
         RAISE EXCEPTION 'books: a seating''s totals name its table, seat, player and time seated as its seating does';
     END IF;
-    INSERT INTO session_days AS d (gaming_day, table_id, sessions, buy_in_cents, add_ons_cents, cash_out_cents,
-        rake_cents, payouts_cents)
-    VALUES (NEW.gaming_day, NEW.table_id, 1, NEW.buy_in_cents, NEW.add_ons_cents, NEW.cash_out_cents,
-        NEW.rake_cents, NEW.payouts_cents)
-    ON CONFLICT (gaming_day, table_id) DO UPDATE SET
-        sessions = d.sessions + 1,
-        buy_in_cents = d.buy_in_cents + excluded.buy_in_cents,
-        add_ons_cents = d.add_ons_cents + excluded.add_ons_cents,
-        cash_out_cents = d.cash_out_cents + excluded.cash_out_cents,
-        rake_cents = d.rake_cents + excluded.rake_cents,
-        payouts_cents = d.payouts_cents + excluded.payouts_cents;
     RETURN NULL;
 END $$;
-CREATE OR REPLACE FUNCTION seating_totals_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+-- (Totals without their table or day are `seating_totals_made`'s to refuse.)
+CREATE TRIGGER seating_totals_made_copied AFTER INSERT ON seating_totals
+    FOR EACH ROW WHEN (NEW.table_id IS NOT NULL AND NEW.gaming_day IS NOT NULL)
+    EXECUTE FUNCTION seating_totals_copied();
+CREATE FUNCTION seating_totals_copies_kept() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF NEW.table_id IS DISTINCT FROM OLD.table_id OR NEW.gaming_day IS DISTINCT FROM OLD.gaming_day THEN
-        RAISE EXCEPTION 'books: a seating''s table and gaming day do not change';
-    END IF;
-    IF NEW.seat IS DISTINCT FROM OLD.seat OR NEW.player IS DISTINCT FROM OLD.player
-        OR NEW.seated_at IS DISTINCT FROM OLD.seated_at OR NEW.player_id IS DISTINCT FROM OLD.player_id
-        OR NEW.member_no IS DISTINCT FROM OLD.member_no THEN
-        RAISE EXCEPTION 'books: a seating''s seat, player and time seated do not change';
-    END IF;
-    UPDATE session_days SET
-        buy_in_cents = buy_in_cents + NEW.buy_in_cents - OLD.buy_in_cents,
-        add_ons_cents = add_ons_cents + NEW.add_ons_cents - OLD.add_ons_cents,
-        cash_out_cents = cash_out_cents + NEW.cash_out_cents - OLD.cash_out_cents,
-        rake_cents = rake_cents + NEW.rake_cents - OLD.rake_cents,
-        payouts_cents = payouts_cents + NEW.payouts_cents - OLD.payouts_cents
-    WHERE gaming_day = NEW.gaming_day AND table_id = NEW.table_id;
-    RETURN NULL;
+    RAISE EXCEPTION 'books: a seating''s seat, player and time seated do not change';
 END $$;
-CREATE TRIGGER seating_totals_changed AFTER UPDATE ON seating_totals
-    FOR EACH ROW EXECUTE FUNCTION seating_totals_changed();
+CREATE TRIGGER seating_totals_copies_kept BEFORE UPDATE OF seat, player, seated_at, player_id, member_no
+    ON seating_totals FOR EACH ROW
+    WHEN (NEW.seat IS DISTINCT FROM OLD.seat OR NEW.player IS DISTINCT FROM OLD.player
+        OR NEW.seated_at IS DISTINCT FROM OLD.seated_at OR NEW.player_id IS DISTINCT FROM OLD.player_id
+        OR NEW.member_no IS DISTINCT FROM OLD.member_no)
+    EXECUTE FUNCTION seating_totals_copies_kept();
 ANALYZE seating_totals;
