@@ -801,48 +801,105 @@ pub struct SessionPage {
     pub previous: Option<i64>,
 }
 
+/// The seatings' totals after (`forward`) or before a place in the
+/// sessions' order (gaming day, table, seating), as one row-value
+/// comparison: both databases seek to it in `seating_totals_day`. (Spelled
+/// out with OR, SQLite sought to the range's first day, the bound it is
+/// also given, and filtered every row from there, so each later part of a
+/// month's file took longer than the one before: 7 ms for the fifth part
+/// of 1,000 sessions, 22 ms for the thirtieth; PostgreSQL read every row
+/// from the place's day to the range's end and sorted them. Callers give no
+/// other bound on that side, for the same reason.) Its own expression, not
+/// an SQL literal, so that the query stays prepared.
+#[derive(Debug, Clone)]
+struct BeyondPlace {
+    day: String,
+    table: i64,
+    seating: i64,
+    forward: bool,
+}
+
+impl BeyondPlace {
+    fn new((day, table, seating): (String, TableId, SeatingId), forward: bool) -> BeyondPlace {
+        BeyondPlace { day, table: table.get(), seating: seating.get(), forward }
+    }
+}
+
+impl diesel::Expression for BeyondPlace {
+    type SqlType = diesel::sql_types::Bool;
+}
+
+impl<QS> diesel::AppearsOnTable<QS> for BeyondPlace where seating_totals::gaming_day: diesel::AppearsOnTable<QS> {}
+
+impl<QS> diesel::SelectableExpression<QS> for BeyondPlace where
+    seating_totals::gaming_day: diesel::SelectableExpression<QS>
+{
+}
+
+impl<GB> diesel::expression::ValidGrouping<GB> for BeyondPlace {
+    type IsAggregate = diesel::expression::is_aggregate::Never;
+}
+
+// Its text differs by direction, so no static id: a query holding it is
+// kept prepared by its text.
+impl diesel::query_builder::QueryId for BeyondPlace {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl diesel::query_builder::QueryFragment<super::MultiBackend> for BeyondPlace {
+    fn walk_ast<'b>(&'b self, mut out: diesel::query_builder::AstPass<'_, 'b, super::MultiBackend>) -> QueryResult<()> {
+        out.push_sql("(seating_totals.gaming_day, seating_totals.table_id, seating_totals.seating_id) ");
+        out.push_sql(if self.forward { "> (" } else { "< (" });
+        out.push_bind_param::<diesel::sql_types::Text, _>(&self.day)?;
+        out.push_sql(", ");
+        out.push_bind_param::<diesel::sql_types::BigInt, _>(&self.table)?;
+        out.push_sql(", ");
+        out.push_bind_param::<diesel::sql_types::BigInt, _>(&self.seating)?;
+        out.push_sql(")");
+        Ok(())
+    }
+}
+
 /// One page of the sessions seated in the range: a seek on the seatings'
 /// totals by (gaming day, table, seating), then one query for the rows.
 pub fn session_page(conn: &mut DbConnection, range: &Range, page: Page) -> Result<SessionPage, AppError> {
     let tables = all_tables(conn)?;
     let (from, to) = (text_day(range.from), text_day(range.to));
-    let in_range = || {
-        let mut q = seating_totals::table
-            .filter(seating_totals::gaming_day.ge(from.clone()))
-            .filter(seating_totals::gaming_day.le(to.clone()))
-            .into_boxed();
+    let in_table = || {
+        let mut q = seating_totals::table.into_boxed();
         if let Some(t) = range.table {
             q = q.filter(seating_totals::table_id.eq(TableId(t)));
         }
         q
     };
-    // Rows after (or before) a place in the order (day, table, seating).
+    let in_range = || {
+        in_table().filter(seating_totals::gaming_day.ge(from.clone())).filter(seating_totals::gaming_day.le(to.clone()))
+    };
+    // Rows after (or before) a place in the order (day, table, seating):
+    // the seek stands for the range's bound on its side unless the place
+    // lies outside the range on that side.
     type Place = (String, TableId, SeatingId);
     let beyond = |place: &Place, forward: bool| {
-        let (d, t, s) = (place.0.clone(), place.1, place.2);
-        let mut q = in_range();
+        let mut q = in_table();
         if forward {
-            q = q.filter(seating_totals::gaming_day.ge(d.clone())).filter(
-                seating_totals::gaming_day.gt(d.clone()).or(seating_totals::gaming_day.eq(d).and(
-                    seating_totals::table_id
-                        .gt(t)
-                        .or(seating_totals::table_id.eq(t).and(seating_totals::seating_id.gt(s).nullable())),
-                )),
-            );
-            q.order((
+            q = if place.0 < from {
+                q.filter(seating_totals::gaming_day.ge(from.clone()))
+            } else {
+                q.filter(BeyondPlace::new(place.clone(), true))
+            };
+            q.filter(seating_totals::gaming_day.le(to.clone())).order((
                 seating_totals::gaming_day.asc(),
                 seating_totals::table_id.asc(),
                 seating_totals::seating_id.asc(),
             ))
         } else {
-            q = q.filter(seating_totals::gaming_day.le(d.clone())).filter(
-                seating_totals::gaming_day.lt(d.clone()).or(seating_totals::gaming_day.eq(d).and(
-                    seating_totals::table_id
-                        .lt(t)
-                        .or(seating_totals::table_id.eq(t).and(seating_totals::seating_id.lt(s).nullable())),
-                )),
-            );
-            q.order((
+            q = if place.0 > to {
+                q.filter(seating_totals::gaming_day.le(to.clone()))
+            } else {
+                q.filter(BeyondPlace::new(place.clone(), false))
+            };
+            q.filter(seating_totals::gaming_day.ge(from.clone())).order((
                 seating_totals::gaming_day.desc(),
                 seating_totals::table_id.desc(),
                 seating_totals::seating_id.desc(),
@@ -1097,7 +1154,6 @@ pub fn session_part(
     let (from, to) = (text_day(range.from), text_day(range.to));
     let mut q = seating_totals::table
         .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(seating_totals::seating_id)))
-        .filter(seating_totals::gaming_day.ge(from))
         .filter(seating_totals::gaming_day.le(to))
         // (Always set; a place needs it.)
         .filter(seating_totals::table_id.is_not_null())
@@ -1105,15 +1161,12 @@ pub fn session_part(
     if let Some(t) = range.table {
         q = q.filter(seating_totals::table_id.eq(TableId(t)));
     }
-    if let Some(p) = after {
-        q = q.filter(seating_totals::gaming_day.ge(p.day.clone())).filter(
-            seating_totals::gaming_day.gt(p.day.clone()).or(seating_totals::gaming_day.eq(p.day.clone()).and(
-                seating_totals::table_id
-                    .gt(p.table)
-                    .or(seating_totals::table_id.eq(p.table).and(seating_totals::seating_id.gt(p.seating).nullable())),
-            )),
-        );
-    }
+    // From the range's first day, or on from the last row's place (a seek
+    // standing for the first day's bound: [`BeyondPlace`]).
+    q = match after {
+        Some(p) if p.day >= from => q.filter(BeyondPlace::new((p.day.clone(), p.table, p.seating), true)),
+        _ => q.filter(seating_totals::gaming_day.ge(from)),
+    };
     type Placed = (SessionTuple, (Option<String>, Option<TableId>));
     let found: Vec<Placed> = q
         .order((seating_totals::gaming_day.asc(), seating_totals::table_id.asc(), seating_totals::seating_id.asc()))

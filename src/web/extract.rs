@@ -72,13 +72,17 @@ pub async fn with_database<T: Send + 'static>(
 }
 
 /// [`with_db`] for work done after the handler returned (a body sent in
-/// parts), under the log context of the request it answers.
-pub async fn with_db_as<T: Send + 'static>(
+/// parts), under the log context of the request it answers. The work starts
+/// at the call, on the blocking pool, not when the answer is first awaited:
+/// a body can read its next part while it writes the one before.
+pub fn with_db_as<T: Send + 'static>(
     state: &web::Data<AppState>,
     context: Option<crate::logging::RequestContext>,
     f: impl FnOnce(&mut DbConnection) -> Result<T, AppError> + Send + 'static,
-) -> Result<T, AppError> {
-    with_database_as(state, context, move |db| f(&mut *db.conn()?)).await
+) -> impl std::future::Future<Output = Result<T, AppError>> {
+    let db = state.db.clone();
+    let started = web::block(move || crate::logging::in_context(context, || f(&mut *db.conn()?)));
+    async move { started.await.map_err(|e| AppError::internal(format!("blocking task failed: {e}")))? }
 }
 
 async fn with_database_as<T: Send + 'static>(

@@ -693,11 +693,19 @@ struct SessionFile {
     range: Range,
 }
 
+/// A part being read.
+type Reading = std::pin::Pin<Box<dyn std::future::Future<Output = Result<SessionPart, AppError>>>>;
+
 impl SessionFile {
-    /// The sessions after `after` (from the first when `None`).
-    async fn read(&self, after: Option<reports::SessionPlace>) -> Result<SessionPart, AppError> {
+    /// The sessions after `after` (from the first when `None`), read from
+    /// now on (on the blocking pool, whether or not awaited yet), so that
+    /// the next part is read while the one before it is written. (A file
+    /// left part way by its client still finishes the part being read.)
+    fn read(&self, after: Option<reports::SessionPlace>) -> Reading {
         let SessionFile { state, context, tables, range } = self.clone();
-        with_db_as(&state, context, move |c| reports::session_part(c, &tables, &range, after.as_ref(), CSV_PART)).await
+        Box::pin(with_db_as(&state, context, move |c| {
+            reports::session_part(c, &tables, &range, after.as_ref(), CSV_PART)
+        }))
     }
 }
 
@@ -719,8 +727,8 @@ fn session_part_bytes(
 /// of the rows in the file. The file is sent as it is read, a thousand
 /// sessions at a time (one query each, going on from the last row's place
 /// in the order), so a year's file does not wait for (or hold) the whole
-/// of it. The first part
-/// is read before the answer starts, so a failure then is an error answer;
+/// of it; each part is read while the one before it is written (at most
+/// two parts held). The first part is read before the answer starts, so a failure then is an error answer;
 /// a failure later cuts the file short (without its totals row) and is
 /// logged with the request's id.
 pub async fn sessions_csv(
@@ -738,12 +746,13 @@ pub async fn sessions_csv(
     let context = crate::logging::current();
     let file = SessionFile { state, context: context.clone(), tables: std::sync::Arc::new(tables), range };
     enum Part {
-        Rows(reports::SessionPlace),
+        /// The next part, already being read.
+        Rows(Reading),
         Totals,
         Done,
     }
     let (first, next) = file.read(None).await?;
-    let then = next.map_or(Part::Totals, Part::Rows);
+    let then = next.map_or(Part::Totals, |after| Part::Rows(file.read(Some(after))));
     let mut written = reports::SessionTotals::default();
     let mut csv = CsvFile::report();
     csv.row(sessions_head(tz).columns.iter().map(|c| c.heading.as_str()))?;
@@ -753,13 +762,19 @@ pub async fn sessions_csv(
         async move {
             let (bytes, then) = match part {
                 Part::Done => return None,
-                Part::Rows(after) => match file.read(Some(after)).await {
-                    Ok((sessions, next)) => (
-                        session_part_bytes(CsvFile::new(), &sessions, tz, &mut written),
-                        next.map_or(Part::Totals, Part::Rows),
-                    ),
-                    Err(e) => (Err(e), Part::Done),
-                },
+                Part::Rows(reading) => {
+                    match reading.await {
+                        Ok((sessions, next)) => {
+                            // The part after this one is read while this one is written.
+                            let then = next.map_or(Part::Totals, |after| Part::Rows(file.read(Some(after))));
+                            match session_part_bytes(CsvFile::new(), &sessions, tz, &mut written) {
+                                Ok(bytes) => (Ok(bytes), then),
+                                Err(e) => (Err(e), Part::Done),
+                            }
+                        }
+                        Err(e) => (Err(e), Part::Done),
+                    }
+                }
                 Part::Totals => {
                     let mut csv = CsvFile::new();
                     let foot = csv.row(sessions_foot(&written).iter().map(Cell::field)).and_then(|()| csv.bytes());

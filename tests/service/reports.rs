@@ -752,9 +752,10 @@ fn rollups_are_built_for_a_database_from_before_them() {
     }
 }
 
-/// More sessions than one part of the CSV file (a thousand): the file is
-/// sent in parts and is still one table: the BOM and the header once, every
-/// session once, in order, then the totals of them all.
+/// More sessions than two parts of the CSV file (a thousand each; each part
+/// read while the one before is written): the file is sent in parts and is
+/// still one table: the BOM and the header once, every session once, in
+/// order, then the totals of them all.
 #[test]
 fn the_sessions_file_of_a_long_range_is_sent_in_parts() {
     for backend in backends() {
@@ -762,7 +763,7 @@ fn the_sessions_file_of_a_long_range_is_sent_in_parts() {
         let pool =
             expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
         let table = create_table(&app, "t", Some(pool), "UTC", "06:00");
-        let sessions: usize = 1_003;
+        let sessions: usize = 2_003;
         for n in 0..sessions {
             let s = (n % 4 + 1) as i64;
             seat(&app, table, s, &format!("P{n:04}"), "10");
@@ -861,6 +862,43 @@ fn sessions_pages_follow_day_table_and_seating() {
             assert_eq!(got, ids, "[{backend}] parts of {limit}");
             assert_eq!(parts, 3 / limit as usize + 1, "[{backend}] parts of {limit}");
         }
+    }
+}
+
+/// A page asked for after (or before) a session outside the range starts
+/// at the range's first session (or ends at its last): the seek to the
+/// place never stands for the range's own bound when the place lies beyond
+/// it. Two tables 25 hours apart are always on different gaming days.
+#[test]
+fn a_page_beyond_a_session_outside_the_range_stays_in_the_range() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        let pool =
+            expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
+        let west = create_table(&app, "W", Some(pool), "Pacific/Pago_Pago", "06:00");
+        let east = create_table(&app, "E", Some(pool), "Pacific/Kiritimati", "06:00");
+        for (table, name) in [(west, "w1"), (west, "w2"), (east, "e1"), (east, "e2")] {
+            seat(&app, table, if name.ends_with('1') { 1 } else { 2 }, name, "10");
+        }
+        let all = get(&app, "/reports/sessions.json");
+        let list = arr(&all["sessions"]).clone();
+        let find = |name: &str| list.iter().find(|s| s["player"] == name).unwrap_or_else(|| panic!("{name}: {all}"));
+        let (w1, w2, e1, e2) = (find("w1"), find("w2"), find("e1"), find("e2"));
+        let day = |s: &Value| s["gaming_day"].as_str().unwrap().to_string();
+        let id = |s: &Value| s["seating_id"].as_i64().unwrap();
+        assert!(day(w1) < day(e1), "[{backend}] the western table's day is the earlier: {all}");
+        assert_eq!((day(w1), day(e1)), (day(w2), day(e2)), "[{backend}] each table's two sessions on one day");
+        let ids = |q: String| -> Vec<i64> {
+            arr(&get(&app, &format!("/reports/sessions.json?{q}"))["sessions"]).iter().map(id).collect()
+        };
+        // After a session of the day before the range: the range's sessions.
+        assert_eq!(ids(format!("from={0}&to={0}&after={1}", day(e1), id(w1))), [id(e1), id(e2)], "[{backend}] after");
+        // Before a session of the day after the range: the range's sessions.
+        assert_eq!(ids(format!("from={0}&to={0}&before={1}", day(w1), id(e2))), [id(w1), id(w2)], "[{backend}] before");
+        // Within the range, on from a place or back from one.
+        let both = format!("from={}&to={}", day(w1), day(e1));
+        assert_eq!(ids(format!("{both}&after={}", id(w2))), [id(e1), id(e2)], "[{backend}] after, in range");
+        assert_eq!(ids(format!("{both}&before={}", id(e1))), [id(w1), id(w2)], "[{backend}] before, in range");
     }
 }
 
