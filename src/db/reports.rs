@@ -803,25 +803,33 @@ pub struct SessionPage {
 
 /// The seatings' totals after (`forward`) or before a place in the
 /// sessions' order (gaming day, table, seating), as one row-value
-/// comparison: both databases seek to it in `seating_totals_day`. (Spelled
-/// out with OR, SQLite sought to the range's first day, the bound it is
-/// also given, and filtered every row from there, so each later part of a
-/// month's file took longer than the one before: 7 ms for the fifth part
-/// of 1,000 sessions, 22 ms for the thirtieth; PostgreSQL read every row
-/// from the place's day to the range's end and sorted them. Callers give no
-/// other bound on that side, for the same reason.) Its own expression, not
-/// an SQL literal, so that the query stays prepared.
+/// comparison, `(gaming_day, table_id, seating_id) > (…)`: both databases
+/// seek to it in `seating_totals_day`. It stands for the range's bound on
+/// its side (`bound`: the range's first day going forward, its last going
+/// back), and is that bound alone where the place lies outside the range
+/// there. (Spelled out with OR beside that bound, SQLite sought to the
+/// range's first day and filtered every row from there, so each later part
+/// of a month's file took longer than the one before: 7 ms for the fifth
+/// part of 1,000 sessions, 22 ms for the thirtieth; PostgreSQL read every
+/// row from the place's day to the range's end and sorted them. So callers
+/// give no other bound on that side.) Its own expression, not an SQL
+/// literal, so that the query stays prepared.
 #[derive(Debug, Clone)]
 struct BeyondPlace {
     day: String,
-    table: i64,
-    seating: i64,
+    /// The place's table and seating; `None`: the bound alone.
+    place: Option<(i64, i64)>,
     forward: bool,
 }
 
 impl BeyondPlace {
-    fn new((day, table, seating): (String, TableId, SeatingId), forward: bool) -> BeyondPlace {
-        BeyondPlace { day, table: table.get(), seating: seating.get(), forward }
+    fn new((day, table, seating): (String, TableId, SeatingId), forward: bool, bound: &str) -> BeyondPlace {
+        let outside = if forward { day.as_str() < bound } else { day.as_str() > bound };
+        if outside {
+            BeyondPlace { day: bound.to_string(), place: None, forward }
+        } else {
+            BeyondPlace { day, place: Some((table.get(), seating.get())), forward }
+        }
     }
 }
 
@@ -840,7 +848,7 @@ impl<GB> diesel::expression::ValidGrouping<GB> for BeyondPlace {
     type IsAggregate = diesel::expression::is_aggregate::Never;
 }
 
-// Its text differs by direction, so no static id: a query holding it is
+// Its text differs by direction and form, so no static id: a query holding it is
 // kept prepared by its text.
 impl diesel::query_builder::QueryId for BeyondPlace {
     type QueryId = ();
@@ -849,13 +857,18 @@ impl diesel::query_builder::QueryId for BeyondPlace {
 
 impl diesel::query_builder::QueryFragment<super::MultiBackend> for BeyondPlace {
     fn walk_ast<'b>(&'b self, mut out: diesel::query_builder::AstPass<'_, 'b, super::MultiBackend>) -> QueryResult<()> {
+        use diesel::sql_types::{BigInt, Text};
+        let Some((table, seating)) = &self.place else {
+            out.push_sql(if self.forward { "seating_totals.gaming_day >= " } else { "seating_totals.gaming_day <= " });
+            return out.push_bind_param::<Text, _>(&self.day);
+        };
         out.push_sql("(seating_totals.gaming_day, seating_totals.table_id, seating_totals.seating_id) ");
         out.push_sql(if self.forward { "> (" } else { "< (" });
-        out.push_bind_param::<diesel::sql_types::Text, _>(&self.day)?;
+        out.push_bind_param::<Text, _>(&self.day)?;
         out.push_sql(", ");
-        out.push_bind_param::<diesel::sql_types::BigInt, _>(&self.table)?;
+        out.push_bind_param::<BigInt, _>(table)?;
         out.push_sql(", ");
-        out.push_bind_param::<diesel::sql_types::BigInt, _>(&self.seating)?;
+        out.push_bind_param::<BigInt, _>(seating)?;
         out.push_sql(")");
         Ok(())
     }
@@ -876,34 +889,27 @@ pub fn session_page(conn: &mut DbConnection, range: &Range, page: Page) -> Resul
     let in_range = || {
         in_table().filter(seating_totals::gaming_day.ge(from.clone())).filter(seating_totals::gaming_day.le(to.clone()))
     };
-    // Rows after (or before) a place in the order (day, table, seating):
-    // the seek stands for the range's bound on its side unless the place
-    // lies outside the range on that side.
+    // Rows after (or before) a place in the order (day, table, seating).
     type Place = (String, TableId, SeatingId);
     let beyond = |place: &Place, forward: bool| {
-        let mut q = in_table();
         if forward {
-            q = if place.0 < from {
-                q.filter(seating_totals::gaming_day.ge(from.clone()))
-            } else {
-                q.filter(BeyondPlace::new(place.clone(), true))
-            };
-            q.filter(seating_totals::gaming_day.le(to.clone())).order((
-                seating_totals::gaming_day.asc(),
-                seating_totals::table_id.asc(),
-                seating_totals::seating_id.asc(),
-            ))
+            in_table()
+                .filter(BeyondPlace::new(place.clone(), true, &from))
+                .filter(seating_totals::gaming_day.le(to.clone()))
+                .order((
+                    seating_totals::gaming_day.asc(),
+                    seating_totals::table_id.asc(),
+                    seating_totals::seating_id.asc(),
+                ))
         } else {
-            q = if place.0 > to {
-                q.filter(seating_totals::gaming_day.le(to.clone()))
-            } else {
-                q.filter(BeyondPlace::new(place.clone(), false))
-            };
-            q.filter(seating_totals::gaming_day.ge(from.clone())).order((
-                seating_totals::gaming_day.desc(),
-                seating_totals::table_id.desc(),
-                seating_totals::seating_id.desc(),
-            ))
+            in_table()
+                .filter(BeyondPlace::new(place.clone(), false, &to))
+                .filter(seating_totals::gaming_day.ge(from.clone()))
+                .order((
+                    seating_totals::gaming_day.desc(),
+                    seating_totals::table_id.desc(),
+                    seating_totals::seating_id.desc(),
+                ))
         }
     };
     // The row a page starts after or ends before, by its place in the order.
@@ -1164,8 +1170,8 @@ pub fn session_part(
     // From the range's first day, or on from the last row's place (a seek
     // standing for the first day's bound: [`BeyondPlace`]).
     q = match after {
-        Some(p) if p.day >= from => q.filter(BeyondPlace::new((p.day.clone(), p.table, p.seating), true)),
-        _ => q.filter(seating_totals::gaming_day.ge(from)),
+        Some(p) => q.filter(BeyondPlace::new((p.day.clone(), p.table, p.seating), true, &from)),
+        None => q.filter(seating_totals::gaming_day.ge(from)),
     };
     type Placed = (SessionTuple, (Option<String>, Option<TableId>));
     let found: Vec<Placed> = q

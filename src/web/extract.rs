@@ -80,18 +80,16 @@ pub fn with_db_as<T: Send + 'static>(
     context: Option<crate::logging::RequestContext>,
     f: impl FnOnce(&mut DbConnection) -> Result<T, AppError> + Send + 'static,
 ) -> impl std::future::Future<Output = Result<T, AppError>> {
-    let db = state.db.clone();
-    let started = web::block(move || crate::logging::in_context(context, || f(&mut *db.conn()?)));
-    async move { started.await.map_err(|e| AppError::internal(format!("blocking task failed: {e}")))? }
+    with_database_as(state, context, move |db| f(&mut *db.conn()?))
 }
 
-async fn with_database_as<T: Send + 'static>(
+/// Starts `f` on the blocking pool at the call; the answer when awaited.
+fn with_database_as<T: Send + 'static>(
     state: &web::Data<AppState>,
     context: Option<crate::logging::RequestContext>,
     f: impl FnOnce(&Database) -> Result<T, AppError> + Send + 'static,
-) -> Result<T, AppError> {
+) -> impl std::future::Future<Output = Result<T, AppError>> {
     let db = state.db.clone();
-    web::block(move || crate::logging::in_context(context, || f(&db)))
-        .await
-        .map_err(|e| AppError::internal(format!("blocking task failed: {e}")))?
+    let started = web::block(move || crate::logging::in_context(context, || f(&db)));
+    async move { started.await.map_err(|e| AppError::internal(format!("blocking task failed: {e}")))? }
 }

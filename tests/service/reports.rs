@@ -125,6 +125,11 @@ fn create_table(app: &TestApp, name: &str, pool: Option<i64>, tz: &str, cutoff: 
     t["id"].as_i64().unwrap()
 }
 
+/// A jackpot pool "p" seeded with 10; its id.
+fn new_pool(app: &TestApp) -> i64 {
+    expect(app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap()
+}
+
 fn seat(app: &TestApp, table: i64, seat: i64, player: &str, buy_in: &str) {
     expect(
         app,
@@ -624,7 +629,7 @@ fn reports_reconcile_with_the_ledger() {
 #[test]
 fn bad_parameters_are_422_naming_them() {
     let app = spawn_app("sqlite");
-    let pool = expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
+    let pool = new_pool(&app);
     create_table(&app, "t", Some(pool), "UTC", "06:00");
     for report in ["rake", "jackpots", "sessions"] {
         for ext in ["json", "csv"] {
@@ -760,8 +765,7 @@ fn rollups_are_built_for_a_database_from_before_them() {
 fn the_sessions_file_of_a_long_range_is_sent_in_parts() {
     for backend in backends() {
         let app = spawn_app(backend);
-        let pool =
-            expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
+        let pool = new_pool(&app);
         let table = create_table(&app, "t", Some(pool), "UTC", "06:00");
         let sessions: usize = 2_003;
         for n in 0..sessions {
@@ -797,8 +801,7 @@ fn the_sessions_file_of_a_long_range_is_sent_in_parts() {
 fn sessions_pages_follow_day_table_and_seating() {
     for backend in backends() {
         let app = spawn_app(backend);
-        let pool =
-            expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
+        let pool = new_pool(&app);
         let (t1, t2) =
             (create_table(&app, "A", Some(pool), "UTC", "06:00"), create_table(&app, "B", Some(pool), "UTC", "06:00"));
         seat(&app, t2, 1, "first at B", "10");
@@ -873,8 +876,7 @@ fn sessions_pages_follow_day_table_and_seating() {
 fn a_page_beyond_a_session_outside_the_range_stays_in_the_range() {
     for backend in backends() {
         let app = spawn_app(backend);
-        let pool =
-            expect(&app, "POST", "/api/v1/pools", &json!({"name": "p", "seed": "10"}), 201)["id"].as_i64().unwrap();
+        let pool = new_pool(&app);
         let west = create_table(&app, "W", Some(pool), "Pacific/Pago_Pago", "06:00");
         let east = create_table(&app, "E", Some(pool), "Pacific/Kiritimati", "06:00");
         for (table, name) in [(west, "w1"), (west, "w2"), (east, "e1"), (east, "e2")] {
