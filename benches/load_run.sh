@@ -63,11 +63,12 @@ touch "$work/heap"
       # (A scrape that fails or is not known prints "-", so that the minutes
       # still line up with the RSS.)
       { curl -fs --max-time 2 "http://127.0.0.1:$port/metrics" || true; } | awk '
-        BEGIN {sqlite = "-"; in_use = "-"; held = "-"}
+        BEGIN {sqlite = "-"; in_use = "-"; held = "-"; mi = "-"}
         /^pitboss_sqlite_heap_bytes/ {sqlite = int($2 / 1048576)}
         /^pitboss_malloc_bytes\{state="in_use"\}/ {in_use = int($2 / 1048576)}
         /^pitboss_malloc_bytes\{state="held"\}/ {held = int($2 / 1048576)}
-        END {print sqlite, in_use, held}' >> "$work/heap" || true
+        /^pitboss_mimalloc_committed_bytes/ {mi = int($2 / 1048576)}
+        END {print sqlite, in_use, held, mi}' >> "$work/heap" || true
     fi
     i=$((i + 1))
     sleep 1
@@ -84,12 +85,14 @@ rss_start=$(head -1 "$work/rss")
 echo "server memory (RSS): start $((rss_start / 1024)) MB, peak $((rss_peak / 1024)) MB, after the verification reads $((rss_end / 1024)) MB"
 # Whether memory stays flat under load: the first sample of each minute.
 echo "server memory (RSS) at each minute, MB: $(awk 'NR % 60 == 1 {printf "%d ", $1 / 1024}' "$work/rss")"
-# What the allocator says at the same moments: SQLite's own allocations (its
-# page caches and statements; 0 on PostgreSQL), everything allocated (SQLite's
-# included), and what the allocator holds from the system (glibc only).
+# What the allocators say at the same moments: SQLite's own allocations (its
+# page caches and statements; 0 on PostgreSQL); through the C library's malloc
+# (SQLite's and libpq's; glibc only) what is allocated and what it holds from
+# the system; and what mimalloc, the service's own allocator, has committed.
 echo "allocated by SQLite, MB: $(awk '{printf "%s ", $1}' "$work/heap")"
-echo "allocated in all, MB: $(awk '{printf "%s ", $2}' "$work/heap")"
-echo "held by the allocator, MB: $(awk '{printf "%s ", $3}' "$work/heap")"
+echo "allocated through malloc, MB: $(awk '{printf "%s ", $2}' "$work/heap")"
+echo "held by malloc, MB: $(awk '{printf "%s ", $3}' "$work/heap")"
+echo "committed by mimalloc, MB: $(awk '{printf "%s ", $4}' "$work/heap")"
 kill "$server"
 wait "$server" 2>/dev/null || true
 if [ "$backend" = postgres ]; then psql "$admin" -qc "DROP DATABASE IF EXISTS $name WITH (FORCE)"; fi

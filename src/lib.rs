@@ -14,6 +14,7 @@
 //! - `config`: every setting of the service, typed, from flags and the
 //!   environment; `logging` and `metrics`: what operators read.
 
+pub mod allocator;
 pub mod cli;
 pub mod config;
 pub mod db;

@@ -3,6 +3,12 @@ use std::io;
 
 use pitboss::config::{Config, DatabaseConfig};
 
+/// The service's own allocations go to mimalloc (`pitboss::allocator`;
+/// why: docs/benchmarks.md, "The allocator"). SQLite's and the other C
+/// libraries' allocations stay with the C library's `malloc`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// pitboss: table bookkeeping and settlement for Chinese poker.
 #[derive(Parser)]
 #[command(name = "pitboss", version, about)]
@@ -221,6 +227,7 @@ fn backup(database: DatabaseConfig, dest: &str) -> io::Result<i32> {
 }
 
 fn main() {
+    pitboss::allocator::configure();
     let cli = Cli::parse();
     let code = match cli.command {
         Some(Command::Score { jsonl: false }) => {

@@ -34,6 +34,7 @@ pub struct Metrics {
     pub database_up: IntGauge,
     pub sqlite_heap: IntGauge,
     pub malloc: IntGaugeVec,
+    pub mimalloc_committed: IntGauge,
 }
 
 fn histogram(name: &str, help: &str, buckets: &[f64]) -> Histogram {
@@ -109,10 +110,17 @@ impl Metrics {
             malloc: IntGaugeVec::new(
                 Opts::new(
                     "pitboss_malloc_bytes",
-                    "The C allocator's bytes (glibc; read when scraped): in_use by the program (SQLite's \
-                     included), held from the operating system (in use, and freed but kept for reuse)",
+                    "The C allocator's bytes (glibc; read when scraped), for the C libraries' allocations \
+                     (SQLite's, libpq's): in_use, held from the operating system (in use, and freed but kept \
+                     for reuse)",
                 ),
                 &["state"],
+            )
+            .expect("a valid gauge"),
+            mimalloc_committed: IntGauge::new(
+                "pitboss_mimalloc_committed_bytes",
+                "Bytes mimalloc, the allocator of the service's own allocations, has committed from the \
+                 operating system (read when scraped)",
             )
             .expect("a valid gauge"),
         };
@@ -133,6 +141,7 @@ impl Metrics {
             Box::new(m.database_up.clone()),
             Box::new(m.sqlite_heap.clone()),
             Box::new(m.malloc.clone()),
+            Box::new(m.mimalloc_committed.clone()),
         ];
         for c in collectors {
             r.register(c).expect("each metric registered once");
@@ -154,10 +163,11 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
 /// `Content-Type` of [`Metrics::render`].
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-/// The C allocator's (in use, held) bytes: everything the process has
-/// allocated through `malloc` (Rust's allocations and SQLite's alike) and what
-/// the allocator holds from the operating system for it, freed chunks kept
-/// for reuse included. Their difference growing while the first stays flat is
+/// The C allocator's (in use, held) bytes: what the process has allocated
+/// through the C library's `malloc` (SQLite's and libpq's allocations; the
+/// service's own go to mimalloc, [`crate::allocator::committed_bytes`]) and what the
+/// allocator holds from the operating system for it, freed chunks kept for
+/// reuse included. Their difference growing while the first stays flat is
 /// the allocator keeping memory, not the program holding more. glibc 2.33 or
 /// later (`mallinfo2`, looked up when first asked, so that the binary still
 /// starts on an older glibc, where this is `None`).

@@ -330,6 +330,24 @@ fn a_backup_taken_under_load_restores_with_the_books_whole() {
     for w in workers {
         w.join().unwrap();
     }
+    // The binary's own allocations went to mimalloc (its global allocator),
+    // which has committed memory for them; a library linked without being
+    // the allocator would show next to nothing.
+    let metrics = crate::support::raw(&server.app, "GET", "/metrics", &[], "");
+    assert_eq!(metrics.status, 200);
+    let committed: f64 = metrics
+        .body
+        .lines()
+        .find_map(|l| l.strip_prefix("pitboss_mimalloc_committed_bytes "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no mimalloc figure: {}", metrics.body));
+    assert!(committed > 4.0 * 1024.0 * 1024.0, "mimalloc committed {committed} bytes");
+    // And the process takes no transparent huge pages (`allocator::configure`),
+    // where the kernel says (Linux 5.0 and later).
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap_or_default();
+    if let Some(thp) = status.lines().find_map(|l| l.strip_prefix("THP_enabled:")) {
+        assert_eq!(thp.trim(), "0", "{status}");
+    }
     server.child.kill().unwrap();
     server.child.wait().unwrap();
     // A second backup to the same file is refused.

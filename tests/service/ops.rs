@@ -484,6 +484,10 @@ fn metrics_show_requests_commits_the_writer_and_the_books() {
         let held = sample(text, r#"pitboss_malloc_bytes{state="held"}"#).unwrap();
         assert!(sqlite < in_use && in_use <= held, "{text}");
     }
+    // What mimalloc has committed is shown (in this test program it is not
+    // the global allocator; the binary's figure is checked under load in
+    // crash_recovery).
+    assert!(sample(text, "pitboss_mimalloc_committed_bytes").is_some_and(|b| b >= 0.0), "{text}");
     // Not public: through a proxy (the request is not the machine's own)
     // it is refused without the token.
     let proxied = [("X-Forwarded-For".to_string(), "203.0.113.9".to_string())];

@@ -67,6 +67,7 @@ pub async fn metrics(
         METRICS.malloc.with_label_values(&["in_use"]).set(in_use);
         METRICS.malloc.with_label_values(&["held"]).set(held);
     }
+    METRICS.mimalloc_committed.set(crate::allocator::committed_bytes());
     // The database's figures; when it cannot answer, the rest still can.
     match with_db(&state, service::jackpots::books_figures).await {
         Ok(figures) => {
