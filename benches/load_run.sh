@@ -55,8 +55,10 @@ BIND_ADDR=127.0.0.1:$port RUST_LOG=error "$bin" serve &
 server=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
 touch "$work/heap"
-# The server's RSS every second; at the first second of each minute also the
-# bytes SQLite has allocated (its page caches and statements, from /metrics).
+# The server's RSS every second; at the first second of each minute also what
+# /metrics says of its memory: SQLite's allocations (its page caches and
+# statements), the C library's malloc (in use, held) and what mimalloc has
+# committed.
 ( i=0; while kill -0 "$server" 2>/dev/null; do
     awk '/VmRSS/ {print $2}' "/proc/$server/status" 2>/dev/null || true
     if [ $((i % 60)) = 0 ]; then
@@ -87,7 +89,7 @@ echo "server memory (RSS): start $((rss_start / 1024)) MB, peak $((rss_peak / 10
 echo "server memory (RSS) at each minute, MB: $(awk 'NR % 60 == 1 {printf "%d ", $1 / 1024}' "$work/rss")"
 # What the allocators say at the same moments: SQLite's own allocations (its
 # page caches and statements; 0 on PostgreSQL); through the C library's malloc
-# (SQLite's and libpq's; glibc only) what is allocated and what it holds from
+# (SQLite's, libpq's, zstd's; glibc only) what is allocated and what it holds from
 # the system; and what mimalloc, the service's own allocator, has committed.
 echo "allocated by SQLite, MB: $(awk '{printf "%s ", $1}' "$work/heap")"
 echo "allocated through malloc, MB: $(awk '{printf "%s ", $2}' "$work/heap")"

@@ -39,8 +39,9 @@ use pitboss::engine::card::{display_cards, Card};
 use pitboss::service::hands::{self, ShowdownRequest, StartHandRequest, VoidRequest};
 use pitboss::service::{tables, users};
 
-/// The allocator of the `pitboss` binary (src/main.rs), so that the server
-/// in this process is the one that is deployed.
+/// The allocator of the `pitboss` binary, set as src/main.rs sets it (the
+/// two must stay the same), so that the server in this process is the one
+/// that is deployed.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -11,37 +11,17 @@
 const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// Memory mimalloc no longer uses goes back to the system at once (a purge
-/// delay of 0, where its default waits a second), and the process gets no
-/// transparent huge pages (mimalloc asks the kernel for them for its
-/// memory): under load the two kept the service's RSS at about 100 MB where
-/// mimalloc's defaults held about 225, at the same rate of hands
-/// (docs/benchmarks.md, "The allocator"). `MIMALLOC_PURGE_DELAY` and
-/// `MIMALLOC_ALLOW_THP` in the environment still decide when set. Call first
-/// thing in `main`.
+/// delay of 0, where its default waits a second): under load this kept the
+/// service's RSS flat at about 175 MB, where mimalloc's defaults held about
+/// 225, at the same rate of hands (docs/benchmarks.md, "The allocator").
+/// `MIMALLOC_PURGE_DELAY` in the environment still decides when set (as do
+/// mimalloc's other `MIMALLOC_…` options). Call first thing in `main`.
 pub fn configure() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: sets one of mimalloc's options, an integer it reads each
-        // time it purges; any value is allowed.
-        unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, 0) };
-    }
-    if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
-        no_huge_pages();
-    }
+    // SAFETY: sets one of mimalloc's options, an integer it reads each time
+    // it purges, unless the environment set it (mimalloc read that before
+    // `main`); any value is allowed.
+    unsafe { libmimalloc_sys::mi_option_set_default(PURGE_DELAY, 0) };
 }
-
-/// What mimalloc itself does at its start for `MIMALLOC_ALLOW_THP=0`: the
-/// process's memory faults in ordinary pages from now on, whatever it (or
-/// mimalloc's `madvise`) asks for.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn no_huge_pages() {
-    // SAFETY: PR_SET_THP_DISABLE takes integers only and sets a flag of
-    // this process. A kernel without it refuses; huge pages then stay as
-    // the system has them, which is no error.
-    let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn no_huge_pages() {}
 
 /// The bytes mimalloc has committed from the operating system: the memory
 /// behind the service's own allocations (in use, and free pages not yet
@@ -74,10 +54,10 @@ mod tests {
 
     /// The option set is the purge delay (its default in the mimalloc this
     /// crate builds, v3, is 1000 ms, which no neighbouring option has), and
-    /// `configure` sets it to 0 and turns huge pages off for the process.
+    /// `configure` sets it to 0.
     #[test]
-    fn configure_sets_the_purge_delay_and_no_huge_pages() {
-        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() || std::env::var_os("MIMALLOC_ALLOW_THP").is_some() {
+    fn configure_sets_the_purge_delay() {
+        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
             return;
         }
         // SAFETY: reads an option.
@@ -85,8 +65,5 @@ mod tests {
         configure();
         // SAFETY: as above.
         assert_eq!(unsafe { libmimalloc_sys::mi_option_get(PURGE_DELAY) }, 0);
-        #[cfg(all(target_os = "linux", target_env = "gnu"))]
-        // SAFETY: PR_GET_THP_DISABLE takes integers only and reads a flag.
-        assert_eq!(unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) }, 1);
     }
 }

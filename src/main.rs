@@ -5,7 +5,8 @@ use pitboss::config::{Config, DatabaseConfig};
 
 /// The service's own allocations go to mimalloc (`pitboss::allocator`;
 /// why: docs/benchmarks.md, "The allocator"). SQLite's and the other C
-/// libraries' allocations stay with the C library's `malloc`.
+/// libraries' allocations stay with the C library's `malloc`. (examples/year.rs
+/// sets the same.)
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -111,7 +111,7 @@ impl Metrics {
                 Opts::new(
                     "pitboss_malloc_bytes",
                     "The C allocator's bytes (glibc; read when scraped), for the C libraries' allocations \
-                     (SQLite's, libpq's): in_use, held from the operating system (in use, and freed but kept \
+                     (SQLite's, libpq's, zstd's): in_use, held from the operating system (in use, and freed but kept \
                      for reuse)",
                 ),
                 &["state"],
@@ -164,7 +164,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// The C allocator's (in use, held) bytes: what the process has allocated
-/// through the C library's `malloc` (SQLite's and libpq's allocations; the
+/// through the C library's `malloc` (SQLite's, libpq's and zstd's; the
 /// service's own go to mimalloc, [`crate::allocator::committed_bytes`]) and what the
 /// allocator holds from the operating system for it, freed chunks kept for
 /// reuse included. Their difference growing while the first stays flat is

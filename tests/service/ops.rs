@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{raw, request, request_with, spawn_app, Answer, TestApp};
+use crate::support::{raw, request, request_with, sample, spawn_app, Answer, TestApp};
 use serde_json::{json, Value};
 
 const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -440,11 +440,6 @@ const SHOWDOWN: &str = r#"{"seats":[
   {"seat":1,"front":"6s 6h 6d","middle":"4s 4h 4d 9s 9h","back":"Ks Kh Kd 8s 8h"},
   {"seat":2,"front":"Qs Qh 7d","middle":"Js Jh Jd 2s 2h","back":"5s 5h 5d 5c Ad"}]}"#;
 
-/// A sample's value in Prometheus text: the line that starts with `series`.
-fn sample(text: &str, series: &str) -> Option<f64> {
-    text.lines().find(|l| l.starts_with(series)).and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse().ok())
-}
-
 #[test]
 fn metrics_show_requests_commits_the_writer_and_the_books() {
     let app = spawn_app("sqlite");
@@ -484,10 +479,10 @@ fn metrics_show_requests_commits_the_writer_and_the_books() {
         let held = sample(text, r#"pitboss_malloc_bytes{state="held"}"#).unwrap();
         assert!(sqlite < in_use && in_use <= held, "{text}");
     }
-    // What mimalloc has committed is shown (in this test program it is not
-    // the global allocator; the binary's figure is checked under load in
-    // crash_recovery).
-    assert!(sample(text, "pitboss_mimalloc_committed_bytes").is_some_and(|b| b >= 0.0), "{text}");
+    // What mimalloc has committed is shown: here only that it is (in this
+    // test program mimalloc is not the global allocator; the binary's figure
+    // is checked under load in crash_recovery).
+    assert!(sample(text, "pitboss_mimalloc_committed_bytes").is_some(), "{text}");
     // Not public: through a proxy (the request is not the machine's own)
     // it is refused without the token.
     let proxied = [("X-Forwarded-For".to_string(), "203.0.113.9".to_string())];

@@ -312,6 +312,11 @@ impl Answer {
     }
 }
 
+/// A sample's value in Prometheus text: the line that starts with `series`.
+pub fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines().find(|l| l.starts_with(series)).and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse().ok())
+}
+
 /// Sends one request with exactly these headers (no token added).
 pub fn raw(app: &TestApp, method: &str, path: &str, headers: &[(String, String)], body: &str) -> Answer {
     use std::io::{Read, Write};
