@@ -891,25 +891,15 @@ pub fn session_page(conn: &mut DbConnection, range: &Range, page: Page) -> Resul
     };
     // Rows after (or before) a place in the order (day, table, seating).
     type Place = (String, TableId, SeatingId);
+    // (The seek stands for the bound on its own side; the other side's bound
+    // and the order's direction go with it.)
     let beyond = |place: &Place, forward: bool| {
+        let q = in_table().filter(BeyondPlace::new(place.clone(), forward, if forward { &from } else { &to }));
+        use seating_totals::{gaming_day as day, seating_id as seating, table_id as table};
         if forward {
-            in_table()
-                .filter(BeyondPlace::new(place.clone(), true, &from))
-                .filter(seating_totals::gaming_day.le(to.clone()))
-                .order((
-                    seating_totals::gaming_day.asc(),
-                    seating_totals::table_id.asc(),
-                    seating_totals::seating_id.asc(),
-                ))
+            q.filter(day.le(to.clone())).order((day.asc(), table.asc(), seating.asc()))
         } else {
-            in_table()
-                .filter(BeyondPlace::new(place.clone(), false, &to))
-                .filter(seating_totals::gaming_day.ge(from.clone()))
-                .order((
-                    seating_totals::gaming_day.desc(),
-                    seating_totals::table_id.desc(),
-                    seating_totals::seating_id.desc(),
-                ))
+            q.filter(day.ge(from.clone())).order((day.desc(), table.desc(), seating.desc()))
         }
     };
     // The row a page starts after or ends before, by its place in the order.
