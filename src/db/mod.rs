@@ -272,9 +272,35 @@ pub fn open_for_migrations(url: &str) -> Result<Conn, AppError> {
     pool.get().map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))
 }
 
+/// SQLite's threading mode for this process: multi-thread, not the
+/// bundled library's serialized default. A diesel connection is used by one
+/// thread at a time (it is `Send`, not `Sync`), so the lock SQLite would take
+/// and give back on each connection at every call (every column of every row
+/// read: an eighth of the time of a sessions file in `perf`) guards nothing
+/// here. SQLite takes the mode only before it starts: this runs before this
+/// process's first SQLite connection (every connection of the service is made
+/// after it, the pool's, the writer's, a backup's); had SQLite started
+/// already, it stays serialized (correct, only slower), and says so in the log.
+pub fn sqlite_multi_thread() -> bool {
+    static MODE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *MODE.get_or_init(|| {
+        // SAFETY: `sqlite3_config` takes one integer for this option; the
+        // once-lock keeps other threads of this process out of SQLite while
+        // it runs (each of them opens its connections after this).
+        let rc = unsafe { libsqlite3_sys::sqlite3_config(libsqlite3_sys::SQLITE_CONFIG_MULTITHREAD) };
+        if rc != libsqlite3_sys::SQLITE_OK {
+            log::warn!("SQLite stays in its serialized threading mode (sqlite3_config answered {rc})");
+        }
+        rc == libsqlite3_sys::SQLITE_OK
+    })
+}
+
 fn open_pool(url: &str, max_size: u32) -> Result<DbPool, AppError> {
     pool::instrument_connections();
     let postgres = is_postgres(url);
+    if !postgres {
+        sqlite_multi_thread();
+    }
     if postgres {
         // The multi-backend connection reports only "invalid url" when a
         // PostgreSQL server cannot be reached; ask PostgreSQL itself first.
@@ -350,6 +376,7 @@ pub fn backup_sqlite(url: &str, dest: &str) -> Result<(), AppError> {
     if !std::path::Path::new(path).exists() {
         return Err(AppError::not_found("no_database", format!("no database at {path}")));
     }
+    sqlite_multi_thread();
     let mut conn = SqliteConnection::establish(path)
         .map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))?;
     conn.batch_execute("PRAGMA busy_timeout = 15000")?;
@@ -496,4 +523,32 @@ pub fn lock_pool(conn: &mut DbConnection, pool_id: PoolId) -> diesel::QueryResul
             .execute(pg)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// A connection opened as diesel opens one (no threading flag of its
+    /// own) has no lock of its own once the mode is set; one that asks for
+    /// the lock (`SQLITE_OPEN_FULLMUTEX`) still has it, so the check can fail.
+    #[test]
+    fn sqlite_connections_take_no_lock_of_their_own() {
+        use libsqlite3_sys as ffi;
+        assert!(super::sqlite_multi_thread(), "set before SQLite started");
+        let has_lock = |flags: i32| {
+            let mut db = std::ptr::null_mut();
+            // SAFETY: a new in-memory database, its handle closed below.
+            unsafe {
+                assert_eq!(
+                    ffi::sqlite3_open_v2(c":memory:".as_ptr(), &mut db, flags, std::ptr::null()),
+                    ffi::SQLITE_OK
+                );
+                let locked = !ffi::sqlite3_db_mutex(db).is_null();
+                ffi::sqlite3_close(db);
+                locked
+            }
+        };
+        let diesels = ffi::SQLITE_OPEN_READWRITE | ffi::SQLITE_OPEN_CREATE | ffi::SQLITE_OPEN_URI;
+        assert!(!has_lock(diesels));
+        assert!(has_lock(diesels | ffi::SQLITE_OPEN_FULLMUTEX));
+    }
 }

@@ -56,6 +56,7 @@ const WRITER_CACHE_KIB: u32 = 32 * 1024;
 impl GroupWriter {
     /// Opens the write connection on `path` and starts the writer thread.
     pub fn start(path: &str) -> Result<GroupWriter, AppError> {
+        super::sqlite_multi_thread();
         let mut conn = SqliteConnection::establish(path)
             .map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))?;
         conn.batch_execute(SQLITE_PRAGMAS)?;
