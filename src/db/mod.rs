@@ -284,9 +284,12 @@ pub fn open_for_migrations(url: &str) -> Result<Conn, AppError> {
 pub fn sqlite_multi_thread() -> bool {
     static MODE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *MODE.get_or_init(|| {
-        // SAFETY: `sqlite3_config` takes one integer for this option; the
-        // once-lock keeps other threads of this process out of SQLite while
-        // it runs (each of them opens its connections after this).
+        // SAFETY: `sqlite3_config` takes one integer for this option, and
+        // must not run while another thread is in SQLite. The once-lock holds
+        // back only the other callers of this function; every connection this
+        // crate makes is made after it (the pool's, the writer's and
+        // checkpointer's, a backup's), and so must a test's that opens one
+        // directly (it calls this first).
         let rc = unsafe { libsqlite3_sys::sqlite3_config(libsqlite3_sys::SQLITE_CONFIG_MULTITHREAD) };
         if rc != libsqlite3_sys::SQLITE_OK {
             log::warn!("SQLite stays in its serialized threading mode (sqlite3_config answered {rc})");
@@ -547,6 +550,8 @@ mod tests {
                 locked
             }
         };
+        // The flags diesel opens a connection with (diesel 2.3,
+        // src/sqlite/connection/raw.rs: no threading flag).
         let diesels = ffi::SQLITE_OPEN_READWRITE | ffi::SQLITE_OPEN_CREATE | ffi::SQLITE_OPEN_URI;
         assert!(!has_lock(diesels));
         assert!(has_lock(diesels | ffi::SQLITE_OPEN_FULLMUTEX));

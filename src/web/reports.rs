@@ -236,7 +236,8 @@ fn money(d: rust_decimal::Decimal) -> String {
 }
 
 /// [`money`], added to `out`: whole cents (as the reports' sums are) written
-/// as integers, anything else as the decimal's own two-place form.
+/// as integers, anything else as the decimal's own two-place form (which
+/// cuts further places off). Zero is `0.00`, never `-0.00`.
 fn money_into(out: &mut String, d: rust_decimal::Decimal) {
     use std::fmt::Write;
     let cents = if d.scale() == 2 { i64::try_from(d.mantissa()).ok() } else { None };
@@ -968,10 +969,13 @@ mod tests {
             let d = Decimal::new(c, 2);
             assert_eq!(super::money(d), format!("{d:.2}"), "{c} cents");
         }
-        // Not in cents: as the decimal's own form says (rounded half to even).
+        // Not in cents: as the decimal's own form says (further places cut off).
         for d in [Decimal::new(15, 1), Decimal::from(7), Decimal::new(-1_005, 3), Decimal::new(1_234_567, 4)] {
             assert_eq!(super::money(d), format!("{d:.2}"));
         }
+        assert_eq!(super::money(Decimal::new(1_234_567, 4)), "123.45");
+        // A negative zero (which the reports' sums never make) reads as zero.
+        assert_eq!(super::money(-Decimal::new(0, 2)), "0.00");
         assert_eq!(super::money(Decimal::new(-5, 2)), "-0.05");
         assert_eq!(super::money(Decimal::new(0, 2)), "0.00");
         assert_eq!(super::money(Decimal::new(-123_456, 2)), "-1234.56");
@@ -999,7 +1003,7 @@ mod tests {
             cash_out: Decimal::new(12_345, 2),
             rake: Decimal::new(150, 2),
             jackpot_payouts: Decimal::new(7, 2),
-            stack: Decimal::new(-0, 2),
+            stack: Decimal::new(2_000, 2),
             net: Decimal::new(net, 2),
         };
         let rows = [
@@ -1022,13 +1026,13 @@ mod tests {
         super::write_session(&mut direct, &rows[0], la, &mut String::new()).unwrap();
         assert_eq!(
             String::from_utf8(direct.bytes().unwrap()).unwrap(),
-            "2026-11-21 05:59,2026-11-20,Table 3,2,Ann,cashed out,500.00,0.00,123.45,0.00,1.50,0.07,-376.55\n"
+            "2026-11-21 05:59,2026-11-20,Table 3,2,Ann,cashed out,500.00,0.00,123.45,20.00,1.50,0.07,-376.55\n"
         );
         let mut direct = super::CsvFile::new();
         super::write_session(&mut direct, &rows[1], la, &mut String::new()).unwrap();
         assert_eq!(
             String::from_utf8(direct.bytes().unwrap()).unwrap(),
-            "2026-11-21 05:59,2026-11-20,'=cmd(),2,'-1+1,seated,500.00,0.00,123.45,0.00,1.50,0.07,0.05\n"
+            "2026-11-21 05:59,2026-11-20,'=cmd(),2,'-1+1,seated,500.00,0.00,123.45,20.00,1.50,0.07,0.05\n"
         );
     }
 }

@@ -666,6 +666,8 @@ fn one_migration_behind(path: &str) -> String {
     use diesel::Connection;
     use diesel_migrations::{FileBasedMigrations, MigrationHarness};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
+    // (SQLite's threading mode is set before any connection of the process.)
+    pitboss::db::sqlite_multi_thread();
     let mut conn = diesel::sqlite::SqliteConnection::establish(path).unwrap();
     let pending = conn.pending_migrations(FileBasedMigrations::from_path(dir).unwrap()).unwrap();
     let (newest, older) = pending.split_last().unwrap();
