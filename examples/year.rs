@@ -168,7 +168,11 @@ impl Room {
     }
 
     fn open(url: &str) -> Room {
-        let db = pitboss::db::connect(url, 24).expect("open the database");
+        // A connection for every table's worker and a few for the
+        // checkpoints' server: a worker never waits for one, so a slow
+        // machine cannot time a worker out of the pool (`database_unavailable`
+        // stopped a build at 1,118,469 hands when it shared the cores).
+        let db = pitboss::db::connect(url, TABLES as u32 + 4).expect("open the database");
         let mut conn = db.conn().expect("a connection");
         let hands: i64 = pitboss::db::schema::hands::table.count().get_result(&mut **conn).expect("count hands");
         assert_eq!(hands, 0, "the database must be new");

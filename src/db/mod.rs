@@ -281,6 +281,7 @@ pub fn open_for_migrations(url: &str) -> Result<Conn, AppError> {
 /// process's first SQLite connection (every connection of the service is made
 /// after it, the pool's, the writer's, a backup's); had SQLite started
 /// already, it stays serialized (correct, only slower), and says so in the log.
+/// `true` when SQLite took the mode.
 pub fn sqlite_multi_thread() -> bool {
     static MODE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *MODE.get_or_init(|| {
@@ -301,17 +302,14 @@ pub fn sqlite_multi_thread() -> bool {
 fn open_pool(url: &str, max_size: u32) -> Result<DbPool, AppError> {
     pool::instrument_connections();
     let postgres = is_postgres(url);
-    if !postgres {
-        sqlite_multi_thread();
-    }
+    let url = url.strip_prefix("sqlite://").unwrap_or(url);
     if postgres {
         // The multi-backend connection reports only "invalid url" when a
         // PostgreSQL server cannot be reached; ask PostgreSQL itself first.
         PgConnection::establish(url)
             .map_err(|e| AppError::unavailable(format!("cannot reach PostgreSQL at {}: {e}", redact(url))))?;
-    }
-    let url = url.strip_prefix("sqlite://").unwrap_or(url);
-    if !postgres {
+    } else {
+        sqlite_multi_thread();
         check_sqlite_path(url)?;
     }
     let manager = pool::Manager::new(url);

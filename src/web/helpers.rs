@@ -222,17 +222,10 @@ pub fn utc(at: &chrono::NaiveDateTime) -> String {
 /// read as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`,
 /// so it shows as text. Not for numbers.
 pub fn csv_text(name: &str) -> String {
-    let mut text = String::with_capacity(name.len() + 1);
-    csv_text_into(&mut text, name);
-    text
-}
-
-/// [`csv_text`], added to `out`.
-pub fn csv_text_into(out: &mut String, name: &str) {
-    if let Some('=' | '+' | '-' | '@' | '\t' | '\r') = name.chars().next() {
-        out.push('\'');
+    match name.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{name}"),
+        _ => name.to_string(),
     }
-    out.push_str(name);
 }
 
 /// The UTF-8 byte order mark a report's CSV file begins with.
@@ -258,18 +251,9 @@ impl CsvFile {
         T: AsRef<str>,
     {
         for field in fields {
-            self.field(field.as_ref())?;
+            self.0.write_field(field.as_ref()).map_err(AppError::internal)?;
         }
-        self.end_row()
-    }
-
-    /// One field of the row being written (ended by [`CsvFile::end_row`]).
-    pub fn field(&mut self, field: &str) -> Result<(), AppError> {
-        self.0.write_field(field).map_err(AppError::internal)
-    }
-
-    /// Ends the row written field by field.
-    pub fn end_row(&mut self) -> Result<(), AppError> {
+        // No more fields: the record ends.
         self.0.write_record(None::<&[u8]>).map_err(AppError::internal)
     }
 

@@ -229,26 +229,17 @@ impl Grid {
 }
 
 /// Money as the pages and CSV files show it: two decimals, `-` when negative.
+/// Whole cents (as the reports' sums are) are written as integers, anything
+/// else as the decimal's own two-place form (which cuts further places off).
+/// Zero is `0.00`, never `-0.00`.
 fn money(d: rust_decimal::Decimal) -> String {
-    let mut text = String::with_capacity(12);
-    money_into(&mut text, d);
-    text
-}
-
-/// [`money`], added to `out`: whole cents (as the reports' sums are) written
-/// as integers, anything else as the decimal's own two-place form (which
-/// cuts further places off). Zero is `0.00`, never `-0.00`.
-fn money_into(out: &mut String, d: rust_decimal::Decimal) {
-    use std::fmt::Write;
-    let cents = if d.scale() == 2 { i64::try_from(d.mantissa()).ok() } else { None };
-    // (Writing to a String cannot fail.)
-    let _ = match cents {
+    match (d.scale() == 2).then(|| i64::try_from(d.mantissa()).ok()).flatten() {
         Some(c) => {
             let (whole, part) = (c.unsigned_abs() / 100, c.unsigned_abs() % 100);
-            write!(out, "{}{whole}.{part:02}", if c < 0 { "-" } else { "" })
+            format!("{}{whole}.{part:02}", if c < 0 { "-" } else { "" })
         }
-        None => write!(out, "{d:.2}"),
-    };
+        None => format!("{d:.2}"),
+    }
 }
 
 /// Money taken out (the page's and file's sign): `-12.50`, `0.00`.
@@ -262,19 +253,11 @@ fn taken(d: rust_decimal::Decimal) -> String {
 
 /// A time in the casino's zone, to the minute.
 fn local(t: chrono::DateTime<chrono::Utc>, tz: chrono_tz::Tz) -> String {
-    let mut text = String::with_capacity(16);
-    local_into(&mut text, t, tz);
-    text
-}
-
-/// [`local`], added to `out`.
-fn local_into(out: &mut String, t: chrono::DateTime<chrono::Utc>, tz: chrono_tz::Tz) {
     use chrono::{Datelike, Timelike};
-    use std::fmt::Write;
     // As `%Y-%m-%d %H:%M`, without reading a format at each of a file's
     // rows.
     let t = t.with_timezone(&tz);
-    let _ = write!(out, "{:04}-{:02}-{:02} {:02}:{:02}", t.year(), t.month(), t.day(), t.hour(), t.minute());
+    format!("{:04}-{:02}-{:02} {:02}:{:02}", t.year(), t.month(), t.day(), t.hour(), t.minute())
 }
 
 /// A report's CSV file name: `rake-2026-11-01-2026-11-21.csv`, with
@@ -455,37 +438,6 @@ fn session_cells(s: &reports::SessionRow, tz: chrono_tz::Tz) -> Vec<Cell> {
         Cell::num(money(s.jackpot_payouts)),
         net_cell(s.net),
     ]
-}
-
-/// A session's row of the CSV file: the texts of its cells on the page
-/// ([`session_cells`]), written straight into the file, without making the
-/// cells (a year's file has some 390,000 rows). `text` is room to write in.
-fn write_session(
-    csv: &mut CsvFile,
-    s: &reports::SessionRow,
-    tz: chrono_tz::Tz,
-    text: &mut String,
-) -> Result<(), AppError> {
-    use std::fmt::Write;
-    let mut field = |csv: &mut CsvFile, write: &dyn Fn(&mut String)| {
-        text.clear();
-        write(text);
-        csv.field(text)
-    };
-    field(csv, &|t| local_into(t, s.seated_at, tz))?;
-    field(csv, &|t| {
-        let _ = write!(t, "{}", s.gaming_day);
-    })?;
-    field(csv, &|t| super::helpers::csv_text_into(t, &s.table))?;
-    field(csv, &|t| {
-        let _ = write!(t, "{}", s.seat);
-    })?;
-    field(csv, &|t| super::helpers::csv_text_into(t, &s.player))?;
-    csv.field(s.status)?;
-    for d in [s.buy_in, s.add_ons, s.cash_out, s.stack, s.rake, s.jackpot_payouts, s.net] {
-        field(csv, &|t| money_into(t, d))?;
-    }
-    csv.end_row()
 }
 
 fn sessions_foot(t: &reports::SessionTotals) -> Vec<Cell> {
@@ -773,9 +725,8 @@ fn session_part_bytes(
     tz: chrono_tz::Tz,
     written: &mut reports::SessionTotals,
 ) -> Result<Vec<u8>, AppError> {
-    let mut text = String::with_capacity(32);
     for s in sessions {
-        write_session(&mut csv, s, tz, &mut text)?;
+        csv.row(session_cells(s, tz).iter().map(Cell::field))?;
         written.add(s);
     }
     csv.bytes()
@@ -979,60 +930,5 @@ mod tests {
         assert_eq!(super::money(Decimal::new(-5, 2)), "-0.05");
         assert_eq!(super::money(Decimal::new(0, 2)), "0.00");
         assert_eq!(super::money(Decimal::new(-123_456, 2)), "-1234.56");
-    }
-
-    #[test]
-    fn a_sessions_row_in_the_file_is_its_cells_on_the_page() {
-        use crate::db::reports::SessionRow;
-        use chrono::TimeZone;
-        use rust_decimal::Decimal;
-        let la: chrono_tz::Tz = "America/Los_Angeles".parse().unwrap();
-        let row = |table: &str, player: &str, net: i64, status: &'static str| SessionRow {
-            seating_id: 7,
-            table_id: 3,
-            table: table.to_string(),
-            seat: 2,
-            player: player.to_string(),
-            player_id: Some(11),
-            member_no: Some("M-1".to_string()),
-            seated_at: chrono::Utc.with_ymd_and_hms(2026, 11, 21, 13, 59, 30).unwrap(),
-            gaming_day: chrono::NaiveDate::from_ymd_opt(2026, 11, 20).unwrap(),
-            status,
-            buy_in: Decimal::new(50_000, 2),
-            add_ons: Decimal::new(0, 2),
-            cash_out: Decimal::new(12_345, 2),
-            rake: Decimal::new(150, 2),
-            jackpot_payouts: Decimal::new(7, 2),
-            stack: Decimal::new(2_000, 2),
-            net: Decimal::new(net, 2),
-        };
-        let rows = [
-            row("Table 3", "Ann", -37_655, "cashed out"),
-            row("=cmd()", "-1+1", 5, "seated"),
-            row("Tisch \"Ä\", 1", "@x\nnew line", 0, "seated"),
-            row("+", "\tTab", 1_000_000, "cashed out"),
-        ];
-        for s in &rows {
-            let mut cells = super::CsvFile::new();
-            cells.row(super::session_cells(s, la).iter().map(super::Cell::field)).unwrap();
-            let mut direct = super::CsvFile::new();
-            super::write_session(&mut direct, s, la, &mut String::new()).unwrap();
-            let (cells, direct) = (cells.bytes().unwrap(), direct.bytes().unwrap());
-            assert_eq!(String::from_utf8(direct).unwrap(), String::from_utf8(cells).unwrap());
-        }
-        // And what the two say, for the first, by hand: 13:59 UTC is 05:59 in
-        // Los Angeles (PST).
-        let mut direct = super::CsvFile::new();
-        super::write_session(&mut direct, &rows[0], la, &mut String::new()).unwrap();
-        assert_eq!(
-            String::from_utf8(direct.bytes().unwrap()).unwrap(),
-            "2026-11-21 05:59,2026-11-20,Table 3,2,Ann,cashed out,500.00,0.00,123.45,20.00,1.50,0.07,-376.55\n"
-        );
-        let mut direct = super::CsvFile::new();
-        super::write_session(&mut direct, &rows[1], la, &mut String::new()).unwrap();
-        assert_eq!(
-            String::from_utf8(direct.bytes().unwrap()).unwrap(),
-            "2026-11-21 05:59,2026-11-20,'=cmd(),2,'-1+1,seated,500.00,0.00,123.45,20.00,1.50,0.07,0.05\n"
-        );
     }
 }
