@@ -40,6 +40,7 @@ pub const MAX_DAYS: i64 = 366;
 /// Gaming days in the default range (ending with today's).
 pub const DEFAULT_DAYS: i64 = 7;
 
+use crate::domain::clock;
 pub use crate::domain::clock::{gaming_day, Clock};
 
 #[derive(Clone, Debug)]
@@ -141,11 +142,6 @@ impl Range {
     }
 }
 
-fn parse_day(text: &str, name: &str) -> Result<NaiveDate, AppError> {
-    NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .map_err(|_| AppError::invalid("bad_date", format!("{name} {text:?} is not a date YYYY-MM-DD")).at_field(name))
-}
-
 /// Checks the parameters. Defaults: `to` is today's gaming day (the table's,
 /// or the latest among all tables); `from` is `to` − 6 days (7 gaming days).
 pub fn resolve(conn: &mut DbConnection, raw: &RawParams, now: NaiveDateTime) -> Result<Range, AppError> {
@@ -161,8 +157,8 @@ pub fn resolve(conn: &mut DbConnection, raw: &RawParams, now: NaiveDateTime) -> 
             })?)
         }
     };
-    let from = raw.from.as_deref().map(|t| parse_day(t, "from")).transpose()?;
-    let to = raw.to.as_deref().map(|t| parse_day(t, "to")).transpose()?;
+    let from = raw.from.as_deref().map(|t| clock::parse_day(t, "from", "from")).transpose()?;
+    let to = raw.to.as_deref().map(|t| clock::parse_day(t, "to", "to")).transpose()?;
     let today = match table {
         Some(t) => t.clock.day(now),
         None => tables.iter().map(|t| t.clock.day(now)).max().unwrap_or(now.date()),
@@ -177,7 +173,8 @@ pub fn resolve(conn: &mut DbConnection, raw: &RawParams, now: NaiveDateTime) -> 
         return Err(AppError::invalid(
             "range_too_long",
             format!("from {from} to {to} is {days} gaming days; a report covers at most {MAX_DAYS}"),
-        ));
+        )
+        .at_field("from"));
     }
     Ok(Range { from, to, table: table.map(|t| t.id) })
 }
@@ -652,7 +649,7 @@ pub struct SessionRow {
     pub net: Decimal,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct SessionTotals {
     pub sessions: usize,
     pub buy_in: Decimal,
@@ -662,6 +659,24 @@ pub struct SessionTotals {
     pub jackpot_payouts: Decimal,
     pub stack: Decimal,
     pub net: Decimal,
+}
+
+impl Default for SessionTotals {
+    /// No sessions: money zeros with their two places (`"0.00"` in the JSON,
+    /// as every sum of sessions reads).
+    fn default() -> SessionTotals {
+        let zero = Decimal::new(0, 2);
+        SessionTotals {
+            sessions: 0,
+            buy_in: zero,
+            add_ons: zero,
+            cash_out: zero,
+            rake: zero,
+            jackpot_payouts: zero,
+            stack: zero,
+            net: zero,
+        }
+    }
 }
 
 impl SessionTotals {
@@ -910,6 +925,13 @@ pub fn session_page(conn: &mut DbConnection, range: &Range, page: Page) -> Resul
             .first(conn)
             .optional()?;
         match found {
+            // A place at another table than the range's would skip (or
+            // repeat) this table's rows of that day.
+            Some((Some(_), Some(t))) if range.table.is_some_and(|only| TableId(only) != t) => Err(AppError::invalid(
+                "bad_page",
+                format!("{name} {id}: that session is at another table than the report's"),
+            )
+            .at_field(name)),
             Some((Some(d), Some(t))) => Ok((d, t, id)),
             _ => Err(AppError::invalid("bad_page", format!("{name} {id}: there is no such session")).at_field(name)),
         }
@@ -1126,12 +1148,14 @@ fn session_row(tables: &[TableInfo], found: SessionTuple) -> Result<Option<Sessi
 }
 
 /// Where a part of the sessions of a range ends: its last row's place in
-/// the report's order (gaming day, table, seating).
+/// the report's order (gaming day, table, seating), and the newest session
+/// there was when the file began.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionPlace {
     day: String,
     table: TableId,
     seating: SeatingId,
+    newest: SeatingId,
 }
 
 /// A part of every session of the range, for a file of them all: the next
@@ -1139,7 +1163,10 @@ pub struct SessionPlace {
 /// report's order, and the place of the last if more may follow. One query
 /// (a seek on the seatings' totals by gaming day, table and seating, each
 /// row joined to its stack); `tables` from
-/// [`all_tables`], read once for the whole file.
+/// [`all_tables`], read once for the whole file. The file holds the sessions
+/// there were when its first part was read: a player seated while it is
+/// sent is in none of its parts, whichever table (each session's figures are
+/// as its own part read them).
 pub fn session_part(
     conn: &mut DbConnection,
     tables: &[TableInfo],
@@ -1148,9 +1175,17 @@ pub fn session_part(
     limit: i64,
 ) -> Result<(Vec<SessionRow>, Option<SessionPlace>), AppError> {
     let (from, to) = (text_day(range.from), text_day(range.to));
+    let newest = match after {
+        Some(p) => p.newest,
+        None => match seating_totals::table.select(diesel::dsl::max(seating_totals::seating_id)).first(conn)? {
+            Some(newest) => newest,
+            None => return Ok((Vec::new(), None)),
+        },
+    };
     let mut q = seating_totals::table
         .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(seating_totals::seating_id)))
         .filter(seating_totals::gaming_day.le(to))
+        .filter(seating_totals::seating_id.le(newest))
         // (Always set; a place needs it.)
         .filter(seating_totals::table_id.is_not_null())
         .into_boxed();
@@ -1174,7 +1209,7 @@ pub fn session_part(
     let mut rows = Vec::with_capacity(found.len());
     for (tuple, (day, table)) in found {
         let seating = (tuple.0).0;
-        last = day.zip(table).map(|(day, table)| SessionPlace { day, table, seating });
+        last = day.zip(table).map(|(day, table)| SessionPlace { day, table, seating, newest });
         rows.extend(session_row(tables, tuple)?);
     }
     Ok((rows, if full { last } else { None }))

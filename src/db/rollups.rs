@@ -90,8 +90,9 @@ pub struct PoolDay {
     /// Hits locked (positive: money out of the pool).
     pub locked: Money,
     pub returned: Money,
-    /// Reversals of the pool's own rows other than contributions (a void of
-    /// a hit's hand takes its lock and re-seed back).
+    /// The pool's own rows of no other column here (a void's reversal of a
+    /// lock or a re-seed counts as the kind it reverses: in `locked` or
+    /// `seeds`).
     pub other: Money,
     /// Paid to players by verified hits.
     pub paid_out: Money,

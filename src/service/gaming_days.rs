@@ -191,9 +191,7 @@ pub struct DaysView {
 
 /// A gaming day as typed in a path or form: `YYYY-MM-DD`.
 pub fn parse_day(text: &str) -> Result<NaiveDate, AppError> {
-    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
-        AppError::invalid("bad_date", format!("the gaming day {text:?} is not a date YYYY-MM-DD")).at_field("date")
-    })
+    crate::domain::clock::parse_day(text, "date", "the gaming day")
 }
 
 fn text_day(d: NaiveDate) -> String {

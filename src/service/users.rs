@@ -424,8 +424,9 @@ fn token_hash(token: &str) -> String {
 fn parse_expiry(text: &str) -> Result<NaiveDateTime, AppError> {
     let text = text.trim();
     let refuse = |why: String| AppError::invalid("bad_expiry", why).at_field("expires_at");
-    let at = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .map(|d| d.and_hms_opt(0, 0, 0).unwrap_or_default())
+    let at = crate::domain::clock::parse_date(text)
+        .map(|d| d.and_time(chrono::NaiveTime::MIN))
+        .ok_or(())
         // Times are kept to the second: a token ends at the start of the
         // second it was given, never later.
         .or_else(|_| chrono::DateTime::parse_from_rfc3339(text).map(|t| t.naive_utc().trunc_subsecs(0)))

@@ -147,6 +147,12 @@ fn a_wrong_choice_is_refused_by_name_and_changes_nothing() {
         refused(&app, "POST", "/api/v1/players", &json!({"name": ""}), 422, "bad_name");
         let carol = expect(&app, "POST", "/api/v1/players", &json!({"name": "Carol", "member_no": "M-300"}), 201);
         assert_eq!((carol["sessions"].as_i64(), carol["member_no"].as_str()), (Some(0), Some("M-300")));
+        // No sessions: the totals are money zeros with their two places.
+        let carol_id = carol["id"].as_i64().unwrap();
+        let totals = expect(&app, "GET", &format!("/api/v1/players/{carol_id}"), &Value::Null, 200)["totals"].clone();
+        for field in ["buy_in", "add_ons", "cash_out", "rake", "jackpot_payouts", "stack", "net"] {
+            assert_eq!(totals[field].as_str(), Some("0.00"), "{field}: {totals}");
+        }
         let made = expect(&app, "GET", "/api/v1/audit?action=player_create&limit=10", &Value::Null, 200);
         let detail = &made[0]["detail"];
         assert_eq!((&detail["name"], &detail["member_no"]), (&json!("Carol"), &json!("M-300")));

@@ -645,6 +645,25 @@ fn bad_parameters_are_422_naming_them() {
         }
     }
     assert_invalid(&app, "/reports/rake.svg?to=nope", "to");
+    // Dates chrono would read, but no gaming day: a year of more or fewer
+    // than four digits (a day added to the last one chrono holds panics),
+    // or a day or month without its leading zero.
+    for (path, field) in [
+        ("/reports/sessions.json?to=-262143-01-03", "to"),
+        ("/reports/jackpots.json?from=%2B262142-12-31&to=%2B262142-12-31", "from"),
+        ("/reports/rake.csv?from=10000-01-01", "from"),
+        ("/reports/rake.svg?to=0999-12-31", "to"),
+        ("/reports/rake.json?from=2026-1-05", "from"),
+        ("/exceptions.csv?from=-262143-01-01&to=-262143-01-01", "from"),
+        ("/api/v1/exceptions?from=%2B262142-12-31&to=%2B262142-12-31", "from"),
+        ("/api/v1/gaming-days?to=%2B262142-12-31", "to"),
+        ("/api/v1/gaming-days/-262143-01-01", "date"),
+    ] {
+        let (status, answer) = request(&app, "GET", path, "");
+        assert_eq!((status, answer["code"].as_str()), (422, Some("bad_date")), "{path}: {answer}");
+        assert_eq!(answer["field"].as_str(), Some(field), "{path}: {answer}");
+        assert!(answer["error"].as_str().unwrap().contains("years 1900 to 9999"), "{path}: {answer}");
+    }
     // The sessions report's pages: after or before a session, at most 1000 rows.
     for bad in ["limit=0", "limit=1001", "limit=ten", "after=abc", "after=0", "before=-3"] {
         let name = bad.split('=').next().unwrap();
@@ -833,6 +852,15 @@ fn sessions_pages_follow_day_table_and_seating() {
         // Before the first: an empty page with no way on but the first page.
         assert_eq!(one(&format!("before={}", ids[0])), (vec![], None, None));
         assert_eq!(one(&format!("after={}", ids[2])), (vec![], None, None));
+        // One table's pages go on only from one of its own sessions: from
+        // B's, A's page would skip A's sessions of that day.
+        let (status, answer) = request(&app, "GET", &format!("/reports/sessions.json?table={t1}&after={}", ids[1]), "");
+        assert_eq!((status, answer["code"].as_str(), answer["field"].as_str()), (422, Some("bad_page"), Some("after")));
+        assert!(answer["error"].as_str().unwrap().contains("another table"), "{answer}");
+        assert_eq!(
+            arr(&get(&app, &format!("/reports/sessions.json?table={t1}&after={}", ids[0]))["sessions"]).len(),
+            0
+        );
         // The CSV file's rows come in the same order.
         let (status, _, body) = get_raw(&app, "/reports/sessions.csv");
         assert_eq!(status, 200);
@@ -865,6 +893,16 @@ fn sessions_pages_follow_day_table_and_seating() {
             assert_eq!(got, ids, "[{backend}] parts of {limit}");
             assert_eq!(parts, 3 / limit as usize + 1, "[{backend}] parts of {limit}");
         }
+        // A file holds the sessions there were when it began: one seated
+        // while it is sent is in none of its parts, though at table A its
+        // place comes after the first part's.
+        let (first, place) = pitboss::db::reports::session_part(&mut conn, &tables, &range, None, 1).unwrap();
+        assert_eq!(first.iter().map(|r| r.seating_id).collect::<Vec<_>>(), ids[..1]);
+        seat(&app, t1, 2, "seated meanwhile at A", "10");
+        let (rest, end) = pitboss::db::reports::session_part(&mut conn, &tables, &range, place.as_ref(), 10).unwrap();
+        assert_eq!((rest.iter().map(|r| r.seating_id).collect::<Vec<_>>(), end), (ids[1..].to_vec(), None));
+        let (again, _) = pitboss::db::reports::session_part(&mut conn, &tables, &range, None, 10).unwrap();
+        assert_eq!(again.len(), 4, "[{backend}] a file begun now has the new session");
     }
 }
 
