@@ -66,6 +66,9 @@ pub struct AuditQuery {
 }
 
 pub fn list(conn: &mut DbConnection, q: &AuditQuery) -> Result<Vec<AuditEventView>, AppError> {
+    for (text, field) in [(&q.action, "action"), (&q.username, "username")] {
+        super::check_text(text.as_deref().unwrap_or(""), field)?;
+    }
     let rows = db::audit::events(
         conn,
         q.action.as_deref().filter(|a| !a.is_empty()),

@@ -406,6 +406,7 @@ pub fn list_days(
 
 fn note_of(note: Option<String>) -> Result<String, AppError> {
     let note = note.unwrap_or_default().trim().to_string();
+    super::check_text(&note, "note")?;
     if note.chars().count() > 500 {
         return Err(AppError::invalid("note_too_long", "the note is at most 500 characters").at_field("note"));
     }

@@ -456,7 +456,7 @@ pub fn start_hand(db: &Database, actor: &Actor, table: TableId, req: StartHandRe
         if let Some(c) = &carry {
             let eligible = eligible_of(&carry);
             let in_play = c.fantasyland.iter().any(|f| eligible.iter().any(|s| s.seating == f.1));
-            let players = eligible.len() - usize::from(options.final_table);
+            let players = eligible.len().saturating_sub(usize::from(options.final_table));
             if !in_play || players < 2 {
                 carry = None;
             }
@@ -1013,6 +1013,7 @@ pub fn void(
 ) -> Result<HandView, AppError> {
     let reason = req.reason;
     let note = req.note.trim().to_string();
+    super::check_text(&note, "note")?;
     if note.is_empty() || note.chars().count() > 500 {
         return Err(
             AppError::invalid("note_required", "note: say what happened (1 to 500 characters)").at_field("note")
@@ -1255,6 +1256,8 @@ pub fn scans(conn: &mut DbConnection, table: TableId, number: HandNumber) -> Res
 
 /// Records one scanned card in an open hand. A card already scanned into the
 /// hand, a full row or a seat not dealt in is refused and nothing is written.
+/// (Each card once, also at a double-deck open-face table: the database
+/// keeps one scan of a card a hand. Such a table's hands are entered.)
 pub fn add_scan(
     db: &Database,
     actor: &Actor,

@@ -353,6 +353,7 @@ pub fn decide(
         ));
     }
     let reason = reason.trim().to_string();
+    super::check_text(&reason, "reason")?;
     if decision == SignoffAction::Reject && reason.is_empty() {
         return Err(AppError::invalid("reason_required", "reason: a rejection needs a reason (1 to 500 characters)")
             .at_field("reason"));

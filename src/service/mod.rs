@@ -16,6 +16,21 @@ mod showdown_z;
 pub mod tables;
 pub mod users;
 
+/// Text a person typed that is kept or looked for (a note, a reason, a
+/// label, a search): no control character but line breaks and tabs, or
+/// `bad_text` at `field`. (PostgreSQL refuses a NUL in text outright, as a
+/// database error; SQLite would keep it.)
+pub(crate) fn check_text(text: &str, field: &str) -> Result<(), crate::domain::AppError> {
+    match text.chars().find(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
+        None => Ok(()),
+        Some(c) => Err(crate::domain::AppError::invalid(
+            "bad_text",
+            format!("{field}: the character {c:?} cannot be kept; use printable text, line breaks and tabs"),
+        )
+        .at_field(field)),
+    }
+}
+
 /// A name typed by a person (a pool, a table, a player): trimmed, 1 to 80
 /// printable characters, or `bad_name` at `field` (`what` names it in words).
 pub(crate) fn check_name(name: &str, what: &str, field: &str) -> Result<String, crate::domain::AppError> {

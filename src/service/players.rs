@@ -163,6 +163,7 @@ pub fn list_players(conn: &mut DbConnection, text: &str, limit: i64) -> Result<V
     if text.chars().count() > 80 {
         return Err(AppError::invalid("bad_query", "search for at most 80 characters").at_field("q"));
     }
+    super::check_text(text, "q")?;
     Ok(q::search(conn, text, limit.clamp(1, LIST_LIMIT))?
         .into_iter()
         .map(|(p, sessions, last)| PlayerView::of(p, sessions, last))

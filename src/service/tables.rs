@@ -358,6 +358,7 @@ pub fn seed_pool(
         return Err(AppError::invalid("bad_money", "the amount must be more than zero").at_field("amount"));
     }
     let note = note.trim().to_string();
+    super::check_text(&note, "note")?;
     if note.is_empty() {
         return Err(AppError::invalid("note_required", "say why the pool is seeded (a note)").at_field("note"));
     }
@@ -594,8 +595,7 @@ pub struct TableEdit {
 fn check_clock(time_zone: Option<String>, cutoff: Option<String>) -> Result<(String, String), AppError> {
     let time_zone = time_zone.map_or_else(|| "UTC".to_string(), |t| t.trim().to_string());
     check_time_zone(&time_zone)?;
-    let cutoff = cutoff.map_or_else(|| "06:00".to_string(), |c| c.trim().to_string());
-    check_cutoff(&cutoff)?;
+    let cutoff = check_cutoff(cutoff.as_deref().unwrap_or("06:00"))?;
     Ok((time_zone, cutoff))
 }
 
@@ -606,8 +606,11 @@ fn check_time_zone(time_zone: &str) -> Result<(), AppError> {
     })
 }
 
-fn check_cutoff(cutoff: &str) -> Result<(), AppError> {
-    NaiveTime::parse_from_str(cutoff, "%H:%M").map(|_| ()).map_err(|_| {
+/// A gaming day's start, as kept: `HH:MM` (`6:00` is kept as `06:00`, so
+/// that the same time given again is no change).
+fn check_cutoff(cutoff: &str) -> Result<String, AppError> {
+    let cutoff = cutoff.trim();
+    NaiveTime::parse_from_str(cutoff, "%H:%M").map(|t| t.format("%H:%M").to_string()).map_err(|_| {
         AppError::invalid("bad_cutoff", format!("the gaming day's start {cutoff:?} is not a time of day HH:MM"))
             .at_field("gaming_day_cutoff")
     })
@@ -626,10 +629,7 @@ pub fn edit_table(db: &Database, actor: &Actor, table: TableId, edit: TableEdit)
     if let Some(t) = &time_zone {
         check_time_zone(t)?;
     }
-    let cutoff = edit.gaming_day_cutoff.map(|c| c.trim().to_string());
-    if let Some(c) = &cutoff {
-        check_cutoff(c)?;
-    }
+    let cutoff = edit.gaming_day_cutoff.as_deref().map(check_cutoff).transpose()?;
     let actor = actor.clone();
     db.write(Some(table), move |conn| {
         let before = table_row(conn, table)?;
@@ -971,6 +971,7 @@ fn change_status(
     note: String,
 ) -> Result<TableStatusView, AppError> {
     let note = note.trim().to_string();
+    super::check_text(&note, "note")?;
     if note.chars().count() > 500 {
         return Err(AppError::invalid("note_too_long", "the note is at most 500 characters").at_field("note"));
     }

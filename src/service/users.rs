@@ -431,6 +431,15 @@ fn parse_expiry(text: &str) -> Result<NaiveDateTime, AppError> {
         // second it was given, never later.
         .or_else(|_| chrono::DateTime::parse_from_rfc3339(text).map(|t| t.naive_utc().trunc_subsecs(0)))
         .map_err(|_| refuse(format!("expires_at {text:?}: give a date YYYY-MM-DD or an RFC 3339 time")))?;
+    // (An RFC 3339 time may name another year in UTC than it says.)
+    let years = crate::domain::clock::YEARS;
+    if !years.contains(&chrono::Datelike::year(&at)) {
+        return Err(refuse(format!(
+            "expires_at {text:?} is {at} UTC, not in the years {} to {}",
+            years.start(),
+            years.end()
+        )));
+    }
     if at <= now() {
         return Err(refuse(format!("expires_at {text:?} is not in the future")));
     }
@@ -454,6 +463,7 @@ pub fn create_token(
     req: NewTokenRequest,
 ) -> Result<TokenView, AppError> {
     let label = req.label.trim().to_string();
+    super::check_text(&label, "label")?;
     if label.is_empty() || label.chars().count() > 100 {
         return Err(AppError::invalid("bad_label", "label: name the token (1 to 100 characters)").at_field("label"));
     }
@@ -587,7 +597,10 @@ pub const SIGN_IN_WINDOW_MINUTES: i64 = 15;
 /// (`login`, `login_failed`); the answer does not say whether the user exists.
 pub fn sign_in(db: &Database, username: &str, password: &str, ip: &str) -> Result<User, AppError> {
     let wrong = || AppError::unauthorized("wrong_credentials", "wrong username or password");
-    let name = normalize_username(username).unwrap_or_else(|_| username.trim().chars().take(64).collect());
+    // A name that is no username is still counted and recorded as sent, but
+    // for control characters (PostgreSQL keeps no NUL in text).
+    let name = normalize_username(username)
+        .unwrap_or_else(|_| username.trim().chars().filter(|c| !c.is_control()).take(64).collect());
     let since = now() - chrono::Duration::minutes(SIGN_IN_WINDOW_MINUTES);
     // Count and record the attempt in one serialised write before the slow
     // password check, so guesses sent in parallel cannot outrun the limit.

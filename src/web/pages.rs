@@ -642,8 +642,11 @@ pub async fn entry_post(
     let (table, hand) =
         with_db(&state, move |c| Ok((tables::get_table(c, id)?, hands::get_hand(c, id, number)?))).await?;
     let commit = fields.get("action").map(String::as_str) == Some("commit");
-    let key =
-        fields.get("key").filter(|k| !k.is_empty() && k.len() <= 200).cloned().unwrap_or_else(|| new_key(id, number));
+    let key = fields
+        .get("key")
+        .filter(|k| !k.is_empty() && k.len() <= 200 && !k.chars().any(char::is_control))
+        .cloned()
+        .unwrap_or_else(|| new_key(id, number));
     let showdown = showdown_from(&hand, &fields);
     let names: std::collections::HashMap<u32, String> =
         hand.seats.iter().map(|s| (s.seat.engine(), format!("seat {} ({})", s.seat, s.player))).collect();

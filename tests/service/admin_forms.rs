@@ -85,8 +85,11 @@ fn a_tables_settings_change_between_hands_and_its_clock_and_pool_only_before_its
         for body in [json!({"time_zone": "Asia/Macau"}), json!({"gaming_day_cutoff": "07:00"}), json!({"pool_id": 1})] {
             refused(&app, "PATCH", "/api/v1/tables/1", &body, 409, "table_has_hands");
         }
-        // The same values again are no change, so not refused.
+        // The same values again are no change, so not refused; a cutoff
+        // written without its leading zero is the same time of day.
         expect(&app, "PATCH", "/api/v1/tables/1", &json!({"time_zone": zone, "pool_id": 2}), 200);
+        let t = expect(&app, "PATCH", "/api/v1/tables/1", &json!({"gaming_day_cutoff": " 6:00"}), 200);
+        assert_eq!(t["gaming_day_cutoff"], "06:00");
         let t = expect(&app, "PATCH", "/api/v1/tables/1", &json!({"name": "Main One"}), 200);
         assert_eq!(t["name"], "Main One");
         // Unknown fields are refused, nothing changed.

@@ -200,3 +200,72 @@ fn the_books_survive_the_fuzzing() {
         assert_eq!(sum, seat["stack"].as_str().unwrap().parse::<rust_decimal::Decimal>().unwrap());
     }
 }
+
+/// A NUL (or another control character) in text that is kept or looked for
+/// is refused by name on both backends: PostgreSQL would refuse it as a
+/// database error (a 500), SQLite keep it. Nothing is written.
+#[test]
+fn a_nul_in_typed_text_is_refused_by_name() {
+    for backend in crate::support::backends() {
+        let app = spawn_app(backend);
+        assert_eq!(request(&app, "POST", "/api/v1/pools", r#"{"name":"p","seed":"100"}"#).0, 201);
+        assert_eq!(request(&app, "POST", "/api/v1/tables", r#"{"name":"T","preset":"simple","unit":"1"}"#).0, 201);
+        for seat in 1..=2 {
+            let body = json!({"seat": seat, "player": format!("P{seat}"), "buy_in": "50"}).to_string();
+            assert_eq!(request(&app, "POST", "/api/v1/tables/1/seats", &body).0, 201);
+        }
+        assert_eq!(request(&app, "POST", "/api/v1/tables/1/hands", "{}").0, 201);
+        let (_, before) = request(&app, "GET", "/api/v1/audit?limit=1000", "");
+        let counter = TestApp::at(&app.base).with_token(&app.user("counter", &["count"], &[]));
+        let (_, days) = request(&app, "GET", "/api/v1/gaming-days", "");
+        let today = days["today"].as_str().unwrap().to_string();
+        let refused = |client: &TestApp, path: &str, body: Value, field: &str| {
+            let (status, answer) =
+                request(client, if body.is_null() { "GET" } else { "POST" }, path, &body.to_string());
+            assert_eq!(
+                (status, answer["code"].as_str(), answer["field"].as_str()),
+                (422, Some("bad_text"), Some(field)),
+                "[{backend}] {path} {body}: {answer}"
+            );
+        };
+        refused(&app, "/api/v1/tables/1/hands/1/void", json!({"reason": "misdeal", "note": "x\u{0}y"}), "note");
+        refused(&app, "/api/v1/pools/1/seed", json!({"amount": "1", "note": "seed\u{0}"}), "note");
+        refused(&app, "/api/v1/tables/1/close", json!({"note": "\u{0}"}), "note");
+        refused(&app, "/api/v1/tables/1/open", json!({"note": "bell\u{7}"}), "note");
+        let floor = app.person("floorperson", &["floor"], &[]);
+        refused(&floor, "/api/v1/jackpots/1/reject", json!({"reason": "no\u{0}"}), "reason");
+        refused(&app, "/api/v1/users/1/tokens", json!({"label": "shoe\u{0}"}), "label");
+        let count = json!({"table_id": 1, "rake_drop": "0", "note": "\u{0}"});
+        refused(&counter, &format!("/api/v1/gaming-days/{today}/count"), count, "note");
+        refused(&app, "/api/v1/players?q=a%00", Value::Null, "q");
+        refused(&app, "/api/v1/audit?action=%00", Value::Null, "action");
+        refused(&app, "/api/v1/audit?username=x%00", Value::Null, "username");
+        // Line breaks and tabs in a note are text.
+        let (status, answer) = request(
+            &app,
+            "POST",
+            "/api/v1/tables/1/hands/1/void",
+            &json!({"reason": "misdeal", "note": "two cards\r\n\tfaced"}).to_string(),
+        );
+        assert_eq!(status, 200, "[{backend}] {answer}");
+        // A sign-in with one is a wrong username, recorded without it.
+        let mut b = crate::support::Browser::new(&app);
+        assert_eq!(b.get("/login").status, 200);
+        assert_eq!(b.post("/login", &[("username", "ad\u{0}min"), ("password", "x")]).status, 401, "[{backend}]");
+        let (_, after) = request(&app, "GET", "/api/v1/audit?limit=1000", "");
+        let new: Vec<&Value> =
+            after.as_array().unwrap().iter().filter(|e| !before.as_array().unwrap().contains(e)).collect();
+        let actions: Vec<&str> = new.iter().map(|e| e["action"].as_str().unwrap()).collect();
+        assert!(actions.contains(&"hand_void") && actions.contains(&"login_failed"), "[{backend}] {actions:?}");
+        assert!(new.iter().all(|e| !e.to_string().contains("\\u0000")), "[{backend}] {new:?}");
+        // An expiry whose UTC time is in the year 10000 is refused, not kept as
+        // text that sorts before today (SQLite).
+        let (status, answer) = request(
+            &app,
+            "POST",
+            "/api/v1/users/1/tokens",
+            &json!({"label": "far", "expires_at": "9999-12-31T23:59:59-23:59"}).to_string(),
+        );
+        assert_eq!((status, answer["code"].as_str()), (422, Some("bad_expiry")), "[{backend}] {answer}");
+    }
+}
