@@ -136,7 +136,7 @@ async fn page_problem(
 /// `GET /reports`: the date-range form and the three reports.
 pub async fn index(state: web::Data<AppState>, req: HttpRequest, identity: Identity) -> Result<HttpResponse, AppError> {
     identity.require(READERS)?;
-    let raw = match raw_params(&req) {
+    let raw = match raw_params(&req).and_then(|raw| unpaged(&raw, "the reports' page").map(|()| raw)) {
         Ok(raw) => raw,
         Err(e) => return page_problem(&state, &identity, &req, e).await,
     };

@@ -675,6 +675,9 @@ fn bad_parameters_are_422_naming_them() {
     assert_invalid(&app, "/reports/rake.json?after=1", "not paged");
     assert_invalid(&app, "/reports/jackpots.csv?limit=5", "not paged");
     assert_invalid(&app, "/reports/sessions.csv?limit=5", "not paged");
+    let (status, _, html) = get_raw(&app, "/reports?after=3");
+    assert_eq!(status, 422);
+    assert!(html.contains("not paged") && html.contains("<form"), "{html}");
     // 366 gaming days is allowed.
     get(&app, "/reports/rake.json?from=2025-11-21&to=2026-11-21");
     // Pages answer 422 too, with the problem in words and the form.
