@@ -18,7 +18,10 @@ pub fn parse_date(text: &str) -> Option<NaiveDate> {
     let text = text.trim();
     let shaped = text.len() == 10
         && text.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
-    let day = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok().filter(|_| shaped)?;
+    if !shaped {
+        return None;
+    }
+    let day = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
     YEARS.contains(&day.year()).then_some(day)
 }
 

@@ -424,13 +424,14 @@ fn token_hash(token: &str) -> String {
 fn parse_expiry(text: &str) -> Result<NaiveDateTime, AppError> {
     let text = text.trim();
     let refuse = |why: String| AppError::invalid("bad_expiry", why).at_field("expires_at");
-    let at = crate::domain::clock::parse_date(text)
-        .map(|d| d.and_time(chrono::NaiveTime::MIN))
-        .ok_or(())
+    let at = match crate::domain::clock::parse_date(text) {
+        Some(day) => day.and_time(chrono::NaiveTime::MIN),
         // Times are kept to the second: a token ends at the start of the
         // second it was given, never later.
-        .or_else(|_| chrono::DateTime::parse_from_rfc3339(text).map(|t| t.naive_utc().trunc_subsecs(0)))
-        .map_err(|_| refuse(format!("expires_at {text:?}: give a date YYYY-MM-DD or an RFC 3339 time")))?;
+        None => chrono::DateTime::parse_from_rfc3339(text)
+            .map(|t| t.naive_utc().trunc_subsecs(0))
+            .map_err(|_| refuse(format!("expires_at {text:?}: give a date YYYY-MM-DD or an RFC 3339 time")))?,
+    };
     // (An RFC 3339 time may name another year in UTC than it says.)
     let years = crate::domain::clock::YEARS;
     if !years.contains(&chrono::Datelike::year(&at)) {

@@ -931,4 +931,47 @@ mod tests {
         assert_eq!(super::money(Decimal::new(0, 2)), "0.00");
         assert_eq!(super::money(Decimal::new(-123_456, 2)), "-1234.56");
     }
+
+    /// A session's row of the file, by hand: 13:59 UTC is 05:59 in Los
+    /// Angeles (PST), names that a spreadsheet would read as formulas get a
+    /// leading `'`, and money has its two places and the page's signs.
+    #[test]
+    fn a_sessions_row_in_the_file_by_hand() {
+        use crate::db::reports::SessionRow;
+        use chrono::TimeZone;
+        use rust_decimal::Decimal;
+        let la: chrono_tz::Tz = "America/Los_Angeles".parse().unwrap();
+        let row = |table: &str, player: &str, net: i64, status: &'static str| SessionRow {
+            seating_id: 7,
+            table_id: 3,
+            table: table.to_string(),
+            seat: 2,
+            player: player.to_string(),
+            player_id: Some(11),
+            member_no: Some("M-1".to_string()),
+            seated_at: chrono::Utc.with_ymd_and_hms(2026, 11, 21, 13, 59, 30).unwrap(),
+            gaming_day: chrono::NaiveDate::from_ymd_opt(2026, 11, 20).unwrap(),
+            status,
+            buy_in: Decimal::new(50_000, 2),
+            add_ons: Decimal::new(0, 2),
+            cash_out: Decimal::new(12_345, 2),
+            rake: Decimal::new(150, 2),
+            jackpot_payouts: Decimal::new(7, 2),
+            stack: Decimal::new(0, 2),
+            net: Decimal::new(net, 2),
+        };
+        let line = |s: &SessionRow| {
+            let mut csv = super::CsvFile::new();
+            csv.row(super::session_cells(s, la).iter().map(super::Cell::field)).unwrap();
+            String::from_utf8(csv.bytes().unwrap()).unwrap()
+        };
+        assert_eq!(
+            line(&row("Table 3", "Ann", -37_655, "cashed out")),
+            "2026-11-21 05:59,2026-11-20,Table 3,2,Ann,cashed out,500.00,0.00,123.45,0.00,1.50,0.07,-376.55\n"
+        );
+        assert_eq!(
+            line(&row("=cmd()", "-1+1", 5, "seated")),
+            "2026-11-21 05:59,2026-11-20,'=cmd(),2,'-1+1,seated,500.00,0.00,123.45,0.00,1.50,0.07,0.05\n"
+        );
+    }
 }
