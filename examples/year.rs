@@ -7,7 +7,8 @@
 //! 0.50 a seat with 0.10 to one shared jackpot pool, Los Angeles time, 06:00
 //! cutoff) through the service's own use cases, in process: start and commit
 //! (cards dealt at random and set the house way), players leaving and new
-//! ones sitting down (one seat in 150 a hand), add-ons when a stack runs low,
+//! ones sitting down (one seat in 150 a hand, `PITBOSS_YEAR_LEAVE_ONE_IN`),
+//! add-ons when a stack runs low,
 //! and a misdeal voided now and then (one hand in 1,000). The process clock
 //! is moved gaming day by gaming day (`db::set_clock_offset`): 40,000 hands
 //! a day (`PITBOSS_YEAR_HANDS_PER_DAY`), the last day ending today.
@@ -52,6 +53,14 @@ const BUY_IN: &str = "500";
 
 fn hands_per_day() -> u64 {
     std::env::var("PITBOSS_YEAR_HANDS_PER_DAY").ok().and_then(|v| v.parse().ok()).unwrap_or(40_000)
+}
+
+/// A seat's player leaves after a hand with a chance of one in this many
+/// (`PITBOSS_YEAR_LEAVE_ONE_IN`, default 150: about 1,070 sessions a gaming
+/// day at 40,000 hands). A year's sessions with fewer hands a day: 4,000
+/// hands a day and 15 make as many sessions a day as the full room.
+fn leave_one_in() -> u32 {
+    std::env::var("PITBOSS_YEAR_LEAVE_ONE_IN").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(150)
 }
 
 struct Room {
@@ -290,6 +299,7 @@ impl Room {
         let rules = pitboss::engine::ruleset::preset("hawaiian-gardens").expect("the preset");
         let mut latencies = Vec::with_capacity(hands as usize);
         let mut played = 0;
+        let leave = leave_one_in();
         while played < hands {
             let t0 = Instant::now();
             let hand = match hands::start_hand(&self.db, &self.actor, table, StartHandRequest { seats: None }) {
@@ -330,7 +340,7 @@ impl Room {
                 let _ = hands::void(&self.db, &self.actor, table, hand.number, void);
             }
             for s in &hand.seats {
-                if rng.random_range(0..150) == 0 && tables::cash_out(&self.db, &self.actor, table, s.seat).is_ok() {
+                if rng.random_range(0..leave) == 0 && tables::cash_out(&self.db, &self.actor, table, s.seat).is_ok() {
                     self.sit(table, s.seat.get());
                 }
             }
@@ -436,7 +446,49 @@ impl Room {
             .build()
             .into();
         // The answer's head (status and headers: a CSV file's first part is
-        // read before them) and the whole answer, each the median of 5.
+        // read before them) and the whole answer, read as it comes.
+        let time = |path: &str| {
+            let t0 = Instant::now();
+            let answer = agent
+                .get(format!("{base}{path}"))
+                .header("Authorization", format!("Bearer {}", self.token))
+                .header("Accept", "text/html,application/json")
+                .call()
+                .expect("an answer");
+            let head = t0.elapsed();
+            let status = answer.status().as_u16();
+            // Read as it comes, as a browser saves a download (not held whole).
+            let mut body = answer.into_body();
+            let size = std::io::copy(&mut body.as_reader(), &mut std::io::sink()).unwrap_or_default();
+            (head, t0.elapsed(), status, size as usize)
+        };
+        // The sessions file of the year before its groups are kept (a
+        // database from before they were, or a server whose keeper has not
+        // looked yet), then kept as the server's keeper keeps them: every
+        // table's gaming day that has ended (`web::sessions_file`).
+        let year_file = format!("/reports/sessions.csv?{year}");
+        let _ = time(&year_file);
+        let (_, read, _, size) = time(&year_file);
+        let started = Instant::now();
+        let mut kept = 0;
+        loop {
+            let (n, more) = pitboss::web::sessions_file::keep(&self.db, chrono_tz::UTC, pitboss::db::now(), 1_000)
+                .expect("keep the sessions file's groups");
+            kept += n;
+            if !more {
+                break;
+            }
+        }
+        let (groups, packed) = self.kept_size();
+        println!(
+            "the year's sessions file before the keeper's look: {:.1} ms ({size} bytes); then {kept} groups kept in \
+             {:.1} s, {groups} kept in all ({:.1} MB, {:.1} bytes per hand)\n",
+            read.as_secs_f64() * 1e3,
+            started.elapsed().as_secs_f64(),
+            packed as f64 / 1e6,
+            packed as f64 / hands as f64
+        );
+        // Each the median of 5.
         println!("| {hands} hands | head, median | whole, median | whole, slowest | bytes |\n|---|---|---|---|---|");
         for path in paths {
             let mut heads = Vec::new();
@@ -444,18 +496,11 @@ impl Room {
             let mut size = 0;
             let mut status = 0;
             for _ in 0..6 {
-                let t0 = Instant::now();
-                let answer = agent
-                    .get(format!("{base}{path}"))
-                    .header("Authorization", format!("Bearer {}", self.token))
-                    .header("Accept", "text/html,application/json")
-                    .call()
-                    .expect("an answer");
-                heads.push(t0.elapsed());
-                status = answer.status().as_u16();
-                let body = answer.into_body().with_config().limit(1 << 31).read_to_vec().unwrap_or_default();
-                times.push(t0.elapsed());
-                size = body.len();
+                let (head, whole, answered, bytes) = time(&path);
+                heads.push(head);
+                times.push(whole);
+                status = answered;
+                size = bytes;
             }
             // The first is a warm-up.
             heads.remove(0);
@@ -489,6 +534,24 @@ impl Room {
             .unwrap();
             eprintln!("  the rollups vacuumed in {:.1} s", started.elapsed().as_secs_f64());
         }
+    }
+
+    /// The sessions file's groups kept, and their rows' bytes.
+    fn kept_size(&self) -> (i64, i64) {
+        #[derive(QueryableByName)]
+        struct Kept {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            groups: i64,
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            bytes: i64,
+        }
+        let mut conn = DbConnection::establish(&self.url).expect("a connection");
+        let k: Kept = diesel::sql_query(
+            "SELECT COUNT(*) AS groups, CAST(COALESCE(SUM(LENGTH(rows_lz4)), 0) AS BIGINT) AS bytes FROM session_files",
+        )
+        .get_result(&mut conn)
+        .unwrap();
+        (k.groups, k.bytes)
     }
 
     /// The database's size in bytes, and its biggest tables and indexes.

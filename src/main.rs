@@ -170,10 +170,18 @@ fn serve(config: Config) -> io::Result<i32> {
     }
     let listener = std::net::TcpListener::bind(config.bind_addr)?;
     log::info!("pitboss listening on http://{}", listener.local_addr()?);
+    // The sessions file's gaming days kept ready while the server runs.
+    let keeper = pitboss::web::sessions_file::Keeper::start(
+        db.clone(),
+        config.time_zone,
+        pitboss::web::sessions_file::KEEP_EVERY,
+        pitboss::db::now,
+    );
     actix_web::rt::System::new().block_on(async move {
         let service = pitboss::web::start(listener, db, &config)?;
         service.run_until_stopped().await
     })?;
+    drop(keeper);
     log::info!("pitboss stopped");
     Ok(0)
 }

@@ -176,7 +176,7 @@ pub fn voids(conn: &mut DbConnection, within: Within) -> QueryResult<Vec<VoidRow
         .filter(hand_voids::created_at.lt(within.end))
         .into_boxed();
     if let Some(t) = within.table {
-        q = q.filter(hands::table_id.eq(t));
+        q = q.filter(super::hand_at_table(t));
     }
     q.select((
         hand_voids::created_at,
@@ -204,7 +204,7 @@ pub fn rejections(conn: &mut DbConnection, within: Within) -> QueryResult<Vec<Re
         .filter(jackpot_signoffs::created_at.lt(within.end))
         .into_boxed();
     if let Some(t) = within.table {
-        q = q.filter(hands::table_id.eq(t));
+        q = q.filter(super::hand_at_table(t));
     }
     q.select((
         jackpot_signoffs::created_at,

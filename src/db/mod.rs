@@ -36,6 +36,7 @@ pub mod pool;
 pub mod reports;
 pub mod rollups;
 pub mod schema;
+pub mod session_files;
 pub mod tables;
 pub mod users;
 pub mod writer;
@@ -505,6 +506,20 @@ fn prepare_schema(conn: &mut DbConnection, policy: SchemaPolicy) -> Result<Schem
             status.pending.join(", ")
         ))),
     }
+}
+
+/// A hand is at `table`: its table compared, not sought, in a query that
+/// finds its rows by something rarer (a hit, a void, a time). SQLite uses
+/// no index for `+hands.table_id`; with the hands' index by table it walked
+/// every hand the table ever had and looked for the rarer rows of each (a
+/// year of a table is some 300,000 hands).
+pub(crate) fn hand_at_table(
+    table: TableId,
+) -> diesel::expression::UncheckedBind<
+    diesel::expression::SqlLiteral<diesel::sql_types::Bool>,
+    <i64 as diesel::expression::AsExpression<diesel::sql_types::BigInt>>::Expression,
+> {
+    diesel::dsl::sql::<diesel::sql_types::Bool>("+hands.table_id = ").bind::<diesel::sql_types::BigInt, _>(table.get())
 }
 
 /// Takes a jackpot pool for a change that takes money out of it (a hit, a

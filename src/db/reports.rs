@@ -27,6 +27,7 @@ use super::rollups;
 use super::schema::{
     casino_tables, hands, jackpot_hits, ledger_entries, open_seatings, pools, seating_stacks, seating_totals, seatings,
 };
+use super::session_files::DaySums;
 use super::DbConnection;
 use crate::domain::{AppError, EntryKind, HitId, Money, PlayerId, PoolId, SeatNo, SeatingId, TableId};
 
@@ -649,7 +650,7 @@ pub struct SessionRow {
     pub net: Decimal,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SessionTotals {
     pub sessions: usize,
     pub buy_in: Decimal,
@@ -690,6 +691,30 @@ impl SessionTotals {
         self.jackpot_payouts += s.jackpot_payouts;
         self.stack += s.stack;
         self.net += s.net;
+    }
+
+    /// Adds a session day whose sessions have all ended (a kept group of
+    /// the CSV file: each stack 0).
+    pub fn add_ended(&mut self, d: &DaySums) {
+        self.sessions += usize::try_from(d.sessions).unwrap_or(0);
+        self.buy_in += from_cents(d.buy_in.cents());
+        self.add_ons += from_cents(d.add_ons.cents());
+        self.cash_out += from_cents(d.cash_out.cents());
+        self.rake += from_cents(d.rake.cents());
+        self.jackpot_payouts += from_cents(d.payouts.cents());
+        self.net += from_cents(d.cash_out.cents() - d.buy_in.cents() - d.add_ons.cents());
+    }
+
+    /// Adds the totals of other rows (a later part of a file).
+    pub fn merge(&mut self, o: &SessionTotals) {
+        self.sessions += o.sessions;
+        self.buy_in += o.buy_in;
+        self.add_ons += o.add_ons;
+        self.cash_out += o.cash_out;
+        self.rake += o.rake;
+        self.jackpot_payouts += o.jackpot_payouts;
+        self.stack += o.stack;
+        self.net += o.net;
     }
 }
 
@@ -1147,72 +1172,52 @@ fn session_row(tables: &[TableInfo], found: SessionTuple) -> Result<Option<Sessi
     }))
 }
 
-/// Where a part of the sessions of a range ends: its last row's place in
-/// the report's order (gaming day, table, seating), and the newest session
-/// there was when the file began.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SessionPlace {
-    day: String,
-    table: TableId,
-    seating: SeatingId,
-    newest: SeatingId,
+/// The groups of the sessions file (a table's gaming day of sessions) in
+/// which a player is still seated: each open seating's day and table.
+pub fn open_groups(conn: &mut DbConnection) -> Result<std::collections::HashSet<(String, TableId)>, AppError> {
+    let rows: Vec<(Option<String>, Option<TableId>)> = open_seatings::table
+        .inner_join(seating_totals::table.on(seating_totals::seating_id.eq(open_seatings::seating_id)))
+        .select((seating_totals::gaming_day, seating_totals::table_id))
+        .load(conn)?;
+    Ok(rows.into_iter().filter_map(|(day, table)| Some((day?, table?))).collect())
 }
 
-/// A part of every session of the range, for a file of them all: the next
-/// `limit` sessions after `after` (from the first when `None`) in the
-/// report's order, and the place of the last if more may follow. One query
-/// (a seek on the seatings' totals by gaming day, table and seating, each
-/// row joined to its stack); `tables` from
-/// [`all_tables`], read once for the whole file. The file holds the sessions
-/// there were when its first part was read: a player seated while it is
-/// sent is in none of its parts, whichever table (each session's figures are
-/// as its own part read them).
-pub fn session_part(
+/// The newest session there is (`None`: none yet). A sessions file holds
+/// the sessions there were when it began.
+pub fn newest_session(conn: &mut DbConnection) -> Result<Option<SeatingId>, AppError> {
+    Ok(seating_totals::table.select(diesel::dsl::max(seating_totals::seating_id)).first(conn)?)
+}
+
+/// Every session seated on the gaming days `from..=to` (`YYYY-MM-DD`) at
+/// one table or every table, up to the seating `newest`, in the file's order
+/// (gaming day, table, seating): one seek on the seatings' totals by that
+/// order, each row joined to its stack and whether it is seated. `tables`
+/// from [`all_tables`] (a session of a table not in it is left out).
+pub fn sessions_of_days(
     conn: &mut DbConnection,
     tables: &[TableInfo],
-    range: &Range,
-    after: Option<&SessionPlace>,
-    limit: i64,
-) -> Result<(Vec<SessionRow>, Option<SessionPlace>), AppError> {
-    let (from, to) = (text_day(range.from), text_day(range.to));
-    let newest = match after {
-        Some(p) => p.newest,
-        None => match seating_totals::table.select(diesel::dsl::max(seating_totals::seating_id)).first(conn)? {
-            Some(newest) => newest,
-            None => return Ok((Vec::new(), None)),
-        },
-    };
+    (from, to): (&str, &str),
+    table: Option<TableId>,
+    newest: SeatingId,
+) -> Result<Vec<SessionRow>, AppError> {
     let mut q = seating_totals::table
         .left_join(seating_stacks::table.on(seating_stacks::seating_id.eq(seating_totals::seating_id)))
-        .filter(seating_totals::gaming_day.le(to))
+        .filter(seating_totals::gaming_day.ge(from.to_string()))
+        .filter(seating_totals::gaming_day.le(to.to_string()))
         .filter(seating_totals::seating_id.le(newest))
-        // (Always set; a place needs it.)
-        .filter(seating_totals::table_id.is_not_null())
         .into_boxed();
-    if let Some(t) = range.table {
-        q = q.filter(seating_totals::table_id.eq(TableId(t)));
+    if let Some(t) = table {
+        q = q.filter(seating_totals::table_id.eq(t));
     }
-    // From the range's first day, or on from the last row's place (a seek
-    // standing for the first day's bound: [`BeyondPlace`]).
-    q = match after {
-        Some(p) => q.filter(BeyondPlace::new((p.day.clone(), p.table, p.seating), true, &from)),
-        None => q.filter(seating_totals::gaming_day.ge(from)),
-    };
-    type Placed = (SessionTuple, (Option<String>, Option<TableId>));
-    let found: Vec<Placed> = q
+    let found: Vec<SessionTuple> = q
         .order((seating_totals::gaming_day.asc(), seating_totals::table_id.asc(), seating_totals::seating_id.asc()))
-        .limit(limit)
-        .select((session_columns!(), (seating_totals::gaming_day, seating_totals::table_id)))
+        .select(session_columns!())
         .load(conn)?;
-    let full = found.len() as i64 >= limit;
-    let mut last = None;
     let mut rows = Vec::with_capacity(found.len());
-    for (tuple, (day, table)) in found {
-        let seating = (tuple.0).0;
-        last = day.zip(table).map(|(day, table)| SessionPlace { day, table, seating, newest });
+    for tuple in found {
         rows.extend(session_row(tables, tuple)?);
     }
-    Ok((rows, if full { last } else { None }))
+    Ok(rows)
 }
 
 #[cfg(test)]

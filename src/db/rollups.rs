@@ -507,12 +507,15 @@ pub fn session_days_sum(
     Ok((n, m(buy_in), m(add_ons), m(cash_out), m(rake), m(payouts)))
 }
 
-/// Empties every rollup (before a rebuild from the ledger).
+/// Empties every rollup (before a rebuild from the ledger), and lets go of
+/// the sessions file's kept groups, which were made from the session days
+/// (a session day made again counts its changes from the start again).
 pub fn clear(conn: &mut DbConnection) -> QueryResult<()> {
     diesel::delete(table_days::table).execute(conn)?;
     diesel::delete(pool_days::table).execute(conn)?;
     diesel::delete(seating_totals::table).execute(conn)?;
     diesel::delete(session_days::table).execute(conn)?;
+    super::session_files::clear(conn)?;
     Ok(())
 }
 
@@ -867,6 +870,8 @@ pub fn rebuild_seating_totals(conn: &mut DbConnection) -> Result<(), AppError> {
         })
         .collect::<Result<Vec<_>, AppError>>()?;
     diesel::delete(session_days::table).execute(conn)?;
+    // (The kept groups were made from the session days emptied here.)
+    super::session_files::clear(conn)?;
     for chunk in rows.chunks(200) {
         make_seating_totals(conn, chunk)?;
     }

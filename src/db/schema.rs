@@ -269,6 +269,27 @@ diesel::table! {
         cash_out_cents -> Int8,
         rake_cents -> Int8,
         payouts_cents -> Int8,
+        changes -> Int8,
+    }
+}
+
+diesel::table! {
+    session_files (gaming_day, table_id) {
+        gaming_day -> Text,
+        table_id -> Int8,
+        changes -> Int8,
+        sessions -> Int8,
+        buy_in_cents -> Int8,
+        add_ons_cents -> Int8,
+        cash_out_cents -> Int8,
+        rake_cents -> Int8,
+        payouts_cents -> Int8,
+        newest_seating -> Int8,
+        table_name -> Text,
+        time_zone -> Text,
+        layout -> Int4,
+        built_at -> Timestamp,
+        rows_lz4 -> Bytea,
     }
 }
 
@@ -406,6 +427,7 @@ diesel::joinable!(players -> users (created_by));
 diesel::joinable!(seatings -> casino_tables (table_id));
 diesel::joinable!(seatings -> players (player_id));
 diesel::joinable!(session_days -> casino_tables (table_id));
+diesel::joinable!(session_files -> casino_tables (table_id));
 diesel::joinable!(showdowns -> hands (hand_id));
 diesel::joinable!(sign_in_unlocks -> users (unlocked_by));
 diesel::joinable!(table_days -> casino_tables (table_id));
@@ -439,6 +461,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     seating_totals,
     seatings,
     session_days,
+    session_files,
     showdowns,
     sign_in_unlocks,
     table_days,

@@ -22,6 +22,7 @@ pub mod pages;
 pub mod players;
 pub mod reports;
 pub mod routes;
+pub mod sessions_file;
 pub mod startup;
 pub mod state;
 

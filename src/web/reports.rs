@@ -685,119 +685,122 @@ pub async fn sessions_json(
     Ok(HttpResponse::Ok().json(load_sessions(&state, &req).await?.1))
 }
 
-/// Sessions read for each part of the CSV file.
-const CSV_PART: i64 = reports::MAX_PAGE_ROWS;
-
-/// A part of the sessions CSV file as read: its sessions, and the place of
-/// its last if more may follow.
-type SessionPart = (Vec<reports::SessionRow>, Option<reports::SessionPlace>);
-
-/// What a CSV part is read with: the request's log context (the body is
-/// sent after the handler returned), the tables (read once), the range.
-#[derive(Clone)]
-struct SessionFile {
-    state: web::Data<AppState>,
-    context: Option<crate::logging::RequestContext>,
-    tables: std::sync::Arc<Vec<reports::TableInfo>>,
-    range: Range,
-}
-
-/// A part being read.
-type Reading = std::pin::Pin<Box<dyn std::future::Future<Output = Result<SessionPart, AppError>>>>;
-
-impl SessionFile {
-    /// The sessions after `after` (from the first when `None`), read from
-    /// now on (on the blocking pool, whether or not awaited yet), so that
-    /// the next part is read while the one before it is written. (A file
-    /// left part way by its client still finishes the part being read.)
-    fn read(&self, after: Option<reports::SessionPlace>) -> Reading {
-        let SessionFile { state, context, tables, range } = self.clone();
-        Box::pin(with_db_as(&state, context, move |c| {
-            reports::session_part(c, &tables, &range, after.as_ref(), CSV_PART)
-        }))
-    }
-}
-
-/// Rows of a CSV part: the sessions, added to what was written.
-fn session_part_bytes(
-    mut csv: CsvFile,
+/// Rows of the sessions CSV file, as a part of it writes them, added to
+/// `totals` (`web::sessions_file`: also the rows it keeps ready).
+pub(super) fn session_rows_bytes(
     sessions: &[reports::SessionRow],
     tz: chrono_tz::Tz,
-    written: &mut reports::SessionTotals,
+    totals: &mut reports::SessionTotals,
 ) -> Result<Vec<u8>, AppError> {
+    let mut csv = CsvFile::new();
     for s in sessions {
         csv.row(session_cells(s, tz).iter().map(Cell::field))?;
-        written.add(s);
+        totals.add(s);
     }
     csv.bytes()
 }
 
+/// Parts of the sessions CSV file read at once ahead of the one being
+/// written (each on a thread of the blocking pool).
+const READ_AHEAD: usize = 2;
+
 /// `GET /reports/sessions.csv`: every session of the range, then the totals
-/// of the rows in the file. The file is sent as it is read, a thousand
-/// sessions at a time (one query each, going on from the last row's place
-/// in the order), so a year's file does not wait for (or hold) the whole
-/// of it; each part is read while the one before it is written (at most
-/// two parts held). The first part is read before the answer starts, so a failure then is an error answer;
-/// a failure later cuts the file short (without its totals row) and is
-/// logged with the request's id.
+/// of the rows in the file. The file is sent as it is read, a part of whole
+/// gaming days at a time (the first day, then about a thousand tables'
+/// gaming days each), the next two parts read while one is written; a
+/// table's gaming day whose sessions have ended is sent as kept ready
+/// (`web::sessions_file`). The first part is read before the answer starts,
+/// so a failure then is an error answer; a failure later cuts the file
+/// short (without its totals row) and is logged with the request's id.
 pub async fn sessions_csv(
     state: web::Data<AppState>,
     req: HttpRequest,
     identity: Identity,
 ) -> Result<HttpResponse, AppError> {
+    use super::sessions_file::{FileOf, Part};
     identity.require(READERS)?;
     let raw = raw_params(&req)?;
     unpaged(&raw, "the CSV file (every session of the range)")?;
-    let (range, tables) =
-        with_db(&state, move |c| Ok((reports::resolve(c, &raw, now())?, reports::all_tables(c)?))).await?;
-    let filename = csv_name("sessions", &range);
     let tz = state.time_zone;
+    let (range, file) = with_db(&state, move |c| {
+        let range = reports::resolve(c, &raw, now())?;
+        Ok((range.clone(), FileOf::new(c, range, tz)?))
+    })
+    .await?;
+    let filename = csv_name("sessions", &range);
     let context = crate::logging::current();
-    let file = SessionFile { state, context: context.clone(), tables: std::sync::Arc::new(tables), range };
-    enum Part {
-        /// The next part, already being read.
-        Rows(Reading),
-        Totals,
-        Done,
-    }
-    let (first, next) = file.read(None).await?;
-    let then = next.map_or(Part::Totals, |after| Part::Rows(file.read(Some(after))));
-    let mut written = reports::SessionTotals::default();
+    // A part being read (on the blocking pool from the call on, so that
+    // later parts are read while the one before them is written).
+    type Reading = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Part, AppError>>>>;
+    let read = {
+        let (state, context) = (state.clone(), context.clone());
+        move |file: &FileOf, first: chrono::NaiveDate| -> Reading {
+            let file = file.clone();
+            Box::pin(with_db_as(&state, context.clone(), move |c| file.part(c, first)))
+        }
+    };
     let mut csv = CsvFile::report();
     csv.row(sessions_head(tz).columns.iter().map(|c| c.heading.as_str()))?;
-    let head = session_part_bytes(csv, &first, tz, &mut written)?;
-    let rest = futures_util::stream::unfold((then, written), move |(part, mut written)| {
-        let (file, context) = (file.clone(), context.clone());
+    let mut head = vec![actix_web::web::Bytes::from(csv.bytes()?)];
+    let mut written = reports::SessionTotals::default();
+    /// The parts being read, in order, and the first days of those not
+    /// asked for yet.
+    struct Ahead {
+        file: FileOf,
+        reading: std::collections::VecDeque<Reading>,
+        later: std::vec::IntoIter<chrono::NaiveDate>,
+    }
+    let mut ahead = None;
+    if let Some(file) = file {
+        let mut starts = file.part_starts().into_iter();
+        if let Some(day) = starts.next() {
+            let first = read(&file, day).await?;
+            head.extend(first.pieces.into_iter().map(actix_web::web::Bytes::from_owner));
+            written.merge(&first.totals);
+        }
+        let reading = starts.by_ref().take(READ_AHEAD).map(|day| read(&file, day)).collect();
+        ahead = Some(Ahead { file, reading, later: starts });
+    }
+    // The totals row once every part is written; `None` once it is.
+    let rest = futures_util::stream::unfold(Some((ahead, written)), move |state| {
+        let (read, context) = (read.clone(), context.clone());
         async move {
-            let (bytes, then) = match part {
-                Part::Done => return None,
-                Part::Rows(reading) => {
-                    match reading.await {
-                        Ok((sessions, next)) => {
-                            // The part after this one is read while this one is written.
-                            let then = next.map_or(Part::Totals, |after| Part::Rows(file.read(Some(after))));
-                            match session_part_bytes(CsvFile::new(), &sessions, tz, &mut written) {
-                                Ok(bytes) => (Ok(bytes), then),
-                                Err(e) => (Err(e), Part::Done),
+            let (mut ahead, mut written) = state?;
+            let reading = ahead.as_mut().and_then(|a| a.reading.pop_front());
+            let (pieces, then) = match reading {
+                Some(reading) => match reading.await {
+                    Ok(part) => {
+                        written.merge(&part.totals);
+                        if let Some(a) = ahead.as_mut() {
+                            if let Some(day) = a.later.next() {
+                                let next = read(&a.file, day);
+                                a.reading.push_back(next);
                             }
                         }
-                        Err(e) => (Err(e), Part::Done),
+                        let pieces = part.pieces.into_iter().map(actix_web::web::Bytes::from_owner).collect();
+                        (Ok(pieces), Some((ahead, written)))
                     }
-                }
-                Part::Totals => {
+                    Err(e) => (Err(e), None),
+                },
+                None => {
                     let mut csv = CsvFile::new();
                     let foot = csv.row(sessions_foot(&written).iter().map(Cell::field)).and_then(|()| csv.bytes());
-                    (foot, Part::Done)
+                    (foot.map(|f| vec![actix_web::web::Bytes::from(f)]), None)
                 }
             };
-            if let Err(e) = &bytes {
+            if let Err(e) = &pieces {
                 crate::logging::in_context(context, || log::error!("the sessions CSV file stopped part way: {e}"));
             }
-            Some((bytes.map(actix_web::web::Bytes::from), (then, written)))
+            let pieces: Vec<Result<actix_web::web::Bytes, AppError>> = match pieces {
+                Ok(pieces) => pieces.into_iter().map(Ok).collect(),
+                Err(e) => vec![Err(e)],
+            };
+            Some((futures_util::stream::iter(pieces), then))
         }
     });
+    let head = head.into_iter().map(Ok);
     let parts =
-        futures_util::StreamExt::chain(futures_util::stream::iter([Ok(actix_web::web::Bytes::from(head))]), rest);
+        futures_util::StreamExt::chain(futures_util::stream::iter(head), futures_util::StreamExt::flatten(rest));
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header(("Content-Disposition", format!("attachment; filename=\"{filename}\"")))
@@ -934,9 +937,13 @@ mod tests {
 
     /// A session's row of the file, by hand: 13:59 UTC is 05:59 in Los
     /// Angeles (PST), names that a spreadsheet would read as formulas get a
-    /// leading `'`, and money has its two places and the page's signs.
+    /// leading `'`, and money has its two places and the page's signs. These
+    /// rows are also those the server keeps ready for the file, in the
+    /// layout `sessions_file::LAYOUT`: a change to them is a new layout
+    /// (bump it with them, so that rows kept by an older release are not sent).
     #[test]
     fn a_sessions_row_in_the_file_by_hand() {
+        assert_eq!(super::super::sessions_file::LAYOUT, 1, "the rows below are layout 1");
         use crate::db::reports::SessionRow;
         use chrono::TimeZone;
         use rust_decimal::Decimal;
@@ -961,9 +968,10 @@ mod tests {
             net: Decimal::new(net, 2),
         };
         let line = |s: &SessionRow| {
-            let mut csv = super::CsvFile::new();
-            csv.row(super::session_cells(s, la).iter().map(super::Cell::field)).unwrap();
-            String::from_utf8(csv.bytes().unwrap()).unwrap()
+            let mut totals = crate::db::reports::SessionTotals::default();
+            let bytes = super::session_rows_bytes(std::slice::from_ref(s), la, &mut totals).unwrap();
+            assert_eq!((totals.sessions, totals.net), (1, s.net));
+            String::from_utf8(bytes).unwrap()
         };
         assert_eq!(
             line(&row("Table 3", "Ann", -37_655, "cashed out")),

@@ -1184,6 +1184,9 @@ struct Service {
 
 static CASE: AtomicUsize = AtomicUsize::new(0);
 
+/// Groups of the sessions file kept after the cases (`check_sessions_file`).
+static KEPT_GROUPS: AtomicUsize = AtomicUsize::new(0);
+
 thread_local! {
     // Steps run, by operation and outcome, for the summary at the end.
     static STATS: std::cell::RefCell<BTreeMap<String, [u32; 3]>> = const { std::cell::RefCell::new(BTreeMap::new()) };
@@ -2673,7 +2676,53 @@ fn run_case(service: &Service, shares: (i64, i64, i64), seed: i64, ops: &[Op]) -
         }
     }
     run.check(None, true).map_err(|e| format!("after the last step:\n{e}"))?;
-    check_rollups(service)
+    check_rollups(service)?;
+    let tables: Vec<i64> = run.m.tables.iter().map(|t| t.id).collect();
+    check_sessions_file(service, &tables)
+}
+
+/// The sessions CSV file reads the same with the groups the keeper keeps
+/// as without: with what earlier cases left kept, with nothing kept, and
+/// with every ended group kept (as if two days had passed) once this case's
+/// players have left where they may (no hand in progress, no hit owed to
+/// them), so that its tables' gaming days end.
+fn check_sessions_file(service: &Service, tables: &[i64]) -> R {
+    use diesel::Connection;
+    let app = &service.app;
+    for table in tables {
+        for seat in 1..=4 {
+            let path = format!("/api/v1/tables/{table}/seats/{seat}/cash-out");
+            let (status, answer) = service.send(Who::Boss, "POST", &path, "{}", &[]);
+            ensure!([200, 404, 409].contains(&status), "a cash-out at the end: {status} {answer}");
+        }
+    }
+    let today = chrono::Utc::now().date_naive();
+    let path = format!(
+        "/reports/sessions.csv?from={}&to={}",
+        today - chrono::Duration::days(3),
+        today + chrono::Duration::days(3)
+    );
+    let file = || -> R<String> {
+        let auth = ("Authorization".to_string(), format!("Bearer {}", service.boss));
+        let answer = support::raw(app, "GET", &path, &[auth], "");
+        ensure!(answer.status == 200, "the sessions file answered {}: {}", answer.status, answer.body);
+        Ok(answer.body)
+    };
+    let with_earlier = file()?;
+    let mut conn = pitboss::db::DbConnection::establish(&app.database_url).map_err(|e| e.to_string())?;
+    pitboss::db::session_files::clear(&mut conn).map_err(|e| e.to_string())?;
+    let read = file()?;
+    ensure!(
+        with_earlier == read,
+        "the sessions file with the groups kept before differs:\n{with_earlier}\nread:\n{read}"
+    );
+    let db = app.db.as_ref().ok_or("a spawned app")?;
+    let later = pitboss::db::now() + chrono::Duration::days(2);
+    let (n, _) = pitboss::web::sessions_file::keep(db, chrono_tz::UTC, later, 100_000).map_err(|e| e.to_string())?;
+    KEPT_GROUPS.fetch_add(n, Ordering::Relaxed);
+    let kept = file()?;
+    ensure!(kept == read, "the sessions file with its ended groups kept differs:\n{kept}\nread:\n{read}");
+    Ok(())
 }
 
 /// The daily rollups the reports read and the seatings' stacks, as kept at
@@ -2897,6 +2946,7 @@ fn model_test(backend: &str) {
     let outcome =
         runner.run(&case(), |(shares, seed, ops)| run_case(&service, shares, seed, &ops).map_err(TestCaseError::fail));
     eprintln!("{backend}: {cases} cases (fewer after a failure) in {:.1} s", started.elapsed().as_secs_f64());
+    eprintln!("sessions file: {} groups kept after the cases so far", KEPT_GROUPS.load(Ordering::Relaxed));
     let stats = STATS.with(|s| std::mem::take(&mut *s.borrow_mut()));
     eprintln!(
         "steps (done/refused/not applicable): {:?}",

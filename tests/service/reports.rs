@@ -872,40 +872,30 @@ fn sessions_pages_follow_day_table_and_seating() {
         let names: Vec<String> = reader.records().map(|r| r.unwrap()[player].to_string()).collect();
         let want: Vec<String> = list.iter().map(|s| s["player"].as_str().unwrap().to_string()).collect();
         assert_eq!(names[..3], want[..], "[{backend}] the file in the pages' order");
-        // The file's parts go on from the last row's place: parts of any
-        // size, an exact multiple of the rows included (the last part then
-        // comes back empty), give every row once, in order.
+        // A file holds the sessions there were when it began: one seated
+        // while it is sent is in none of its parts, though at table A its
+        // place comes before the last session's.
+        use pitboss::web::sessions_file::FileOf;
         let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
-        let tables = pitboss::db::reports::all_tables(&mut conn).unwrap();
         let today = list[0]["gaming_day"].as_str().unwrap().parse().unwrap();
         let last = list[2]["gaming_day"].as_str().unwrap().parse().unwrap();
         let range = pitboss::db::reports::Range { from: today, to: last, table: None };
-        for limit in 1..=4 {
-            let (mut got, mut after, mut parts) = (Vec::new(), None, 0);
-            loop {
-                let (rows, next) =
-                    pitboss::db::reports::session_part(&mut conn, &tables, &range, after.as_ref(), limit).unwrap();
-                got.extend(rows.iter().map(|r| r.seating_id));
-                parts += 1;
-                match next {
-                    Some(place) => after = Some(place),
-                    None => break,
-                }
-                assert!(parts <= 4, "[{backend}] the parts end");
+        let rows_of = |conn: &mut pitboss::db::DbConnection, file: &FileOf| {
+            let (mut text, mut day) = (String::new(), Some(today));
+            while let Some(first) = day {
+                let part = file.part(conn, first).unwrap();
+                part.pieces.iter().for_each(|p| text.push_str(std::str::from_utf8(p.as_ref()).unwrap()));
+                day = part.next;
             }
-            assert_eq!(got, ids, "[{backend}] parts of {limit}");
-            assert_eq!(parts, 3 / limit as usize + 1, "[{backend}] parts of {limit}");
-        }
-        // A file holds the sessions there were when it began: one seated
-        // while it is sent is in none of its parts, though at table A its
-        // place comes after the first part's.
-        let (first, place) = pitboss::db::reports::session_part(&mut conn, &tables, &range, None, 1).unwrap();
-        assert_eq!(first.iter().map(|r| r.seating_id).collect::<Vec<_>>(), ids[..1]);
+            text
+        };
+        let file = FileOf::new(&mut conn, range.clone(), chrono_tz::UTC).unwrap().expect("sessions");
         seat(&app, t1, 2, "seated meanwhile at A", "10");
-        let (rest, end) = pitboss::db::reports::session_part(&mut conn, &tables, &range, place.as_ref(), 10).unwrap();
-        assert_eq!((rest.iter().map(|r| r.seating_id).collect::<Vec<_>>(), end), (ids[1..].to_vec(), None));
-        let (again, _) = pitboss::db::reports::session_part(&mut conn, &tables, &range, None, 10).unwrap();
-        assert_eq!(again.len(), 4, "[{backend}] a file begun now has the new session");
+        let rows = rows_of(&mut conn, &file);
+        assert_eq!(rows.lines().count(), 3, "[{backend}] {rows}");
+        assert!(!rows.contains("seated meanwhile"), "[{backend}] {rows}");
+        let again = FileOf::new(&mut conn, range, chrono_tz::UTC).unwrap().expect("sessions");
+        assert_eq!(rows_of(&mut conn, &again).lines().count(), 4, "[{backend}] a file begun now has the new session");
     }
 }
 
@@ -1336,5 +1326,186 @@ fn the_upgrade_copies_each_sessions_seat_and_player_into_its_totals() {
         let after = file(&app);
         assert!(after.0.contains("Ivan") && after.1.contains("Ivan"), "[{backend}] {after:?}");
         assert_eq!(recount(&mut conn).seatings.len(), kept.seatings.len() + 1);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The sessions file's gaming days kept ready (issue 17)
+// ---------------------------------------------------------------------------
+
+/// Keeps the sessions file's groups as the server's keeper does, in the
+/// server's zone (the tests' app shows times in UTC), as if it were `now`.
+fn keep_at(app: &TestApp, now: NaiveDateTime) -> (usize, bool) {
+    pitboss::web::sessions_file::keep(app.db.as_ref().unwrap(), chrono_tz::UTC, now, 1_000).expect("keep")
+}
+
+/// Two days from now: every table's gaming day of today has ended.
+fn two_days_on() -> NaiveDateTime {
+    pitboss::db::now() + Duration::days(2)
+}
+
+/// What the database keeps of a table's groups: (gaming day, sessions).
+fn kept_groups(app: &TestApp, table: i64) -> Vec<(String, i64)> {
+    use pitboss::db::schema::session_files;
+    let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+    session_files::table
+        .filter(session_files::table_id.eq(table))
+        .order(session_files::gaming_day)
+        .select((session_files::gaming_day, session_files::sessions))
+        .load(&mut conn)
+        .unwrap()
+}
+
+/// Puts `rows` (packed as the keeper packs them, or as given) in place of a
+/// table's kept rows, and `layout` as their layout.
+fn tamper(app: &TestApp, table: i64, rows: &[u8], packed: bool, layout: i32) {
+    use pitboss::db::schema::session_files;
+    let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+    let blob = if packed { lz4_flex::block::compress_prepend_size(rows) } else { rows.to_vec() };
+    let n = diesel::update(session_files::table.filter(session_files::table_id.eq(table)))
+        .set((session_files::rows_lz4.eq(blob), session_files::layout.eq(layout)))
+        .execute(&mut conn)
+        .unwrap();
+    assert!(n > 0, "table {table} has kept groups");
+}
+
+/// The file with nothing kept: every group read from the seatings' totals.
+fn file_as_read(app: &TestApp, path: &str) -> String {
+    let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+    pitboss::db::session_files::clear(&mut conn).unwrap();
+    get_raw(app, path).2
+}
+
+/// A table's gaming day whose sessions have all ended is kept by the
+/// keeper once the day is over, and the file sends it as kept while it is
+/// true; once anything it was made from changes (a player seated again, the
+/// table's name, the zone of the times, the layout of a row) or its rows do
+/// not unpack, it is read from the seatings' totals as before, and kept
+/// again. Either way the file reads the same, byte for byte. Two tables 25
+/// hours apart are on different gaming days, so the file has several parts.
+#[test]
+fn the_sessions_file_sends_ended_gaming_days_as_kept() {
+    let marker = b"MARKER,kept,rows\r\n";
+    for backend in backends() {
+        let app = spawn_app(backend);
+        let pool = new_pool(&app);
+        let east = create_table(&app, "=East \"A\", 1", Some(pool), "Pacific/Kiritimati", "00:00");
+        let west = create_table(&app, "West", Some(pool), "Pacific/Pago_Pago", "00:00");
+        for (s, p) in [(1, "=cmd|' /C calc'!A0"), (2, "O'Neil, Jr."), (3, "Zoë \"Z\""), (4, "Dave")] {
+            seat(&app, east, s, p, "200");
+        }
+        for (s, p) in [(1, "W1"), (2, "W2"), (3, "W3")] {
+            seat(&app, west, s, p, "100");
+        }
+        for rot in [0, 1] {
+            play(&app, east, &showdown(&DEAL_A, &[1, 2, 3, 4], rot));
+            play(&app, west, &showdown(&DEAL_A[..3], &[1, 2, 3], rot));
+        }
+        expect(&app, "POST", &format!("/api/v1/tables/{east}/seats/2/add-on"), &json!({"amount": "12.34"}), 200);
+        for s in 1..=4 {
+            expect(&app, "POST", &format!("/api/v1/tables/{east}/seats/{s}/cash-out"), &Value::Null, 200);
+        }
+        for s in 1..=2 {
+            expect(&app, "POST", &format!("/api/v1/tables/{west}/seats/{s}/cash-out"), &Value::Null, 200);
+        }
+        let today = Utc::now().date_naive();
+        let path = format!("/reports/sessions.csv?from={}&to={}", today - Duration::days(2), today + Duration::days(2));
+        let file = || {
+            let (status, _, body) = get_raw(&app, &path);
+            assert_eq!(status, 200);
+            body
+        };
+        let read = file_as_read(&app, &path);
+        assert_eq!(read.lines().count(), 1 + 7 + 1, "[{backend}] the header, seven sessions, the totals:\n{read}");
+        // Today has ended at no table: nothing is kept.
+        assert_eq!(keep_at(&app, pitboss::db::now()), (0, false), "[{backend}]");
+        assert_eq!(file(), read);
+        // Two days on, East's day (every player gone) is kept; West's, with
+        // a player still seated, is not.
+        assert_eq!(keep_at(&app, two_days_on()), (1, false), "[{backend}]");
+        assert_eq!(kept_groups(&app, east).iter().map(|g| g.1).collect::<Vec<_>>(), [4], "[{backend}]");
+        assert!(kept_groups(&app, west).is_empty(), "[{backend}]");
+        assert_eq!(file(), read, "[{backend}] the file with East's day kept");
+        // Kept true, it is sent as kept: rows put in its place show.
+        tamper(&app, east, marker, true, pitboss::web::sessions_file::LAYOUT);
+        assert!(file().contains("MARKER,kept,rows"), "[{backend}] sent as kept");
+        // Kept again as it is: nothing to do.
+        assert_eq!(keep_at(&app, two_days_on()), (0, false), "[{backend}]");
+        // West's last player leaves: its day is kept too.
+        expect(&app, "POST", &format!("/api/v1/tables/{west}/seats/3/cash-out"), &Value::Null, 200);
+        let read = file_as_read(&app, &path);
+        assert_eq!(keep_at(&app, two_days_on()), (2, false), "[{backend}] East's and West's");
+        assert_eq!(file(), read, "[{backend}] both kept");
+        // A player seated again at East the same day: its day has changed.
+        tamper(&app, east, marker, true, pitboss::web::sessions_file::LAYOUT);
+        seat(&app, east, 1, "Late, Lou", "50");
+        let now_read = file();
+        assert!(!now_read.contains("MARKER") && now_read.contains("\"Late, Lou\""), "[{backend}] {now_read}");
+        assert_eq!(now_read, file_as_read(&app, &path), "[{backend}] read as before");
+        // Not ended while Lou is seated; kept once Lou has gone.
+        assert_eq!(keep_at(&app, two_days_on()), (1, false), "[{backend}] West's again (cleared above)");
+        assert!(kept_groups(&app, east).is_empty(), "[{backend}]");
+        expect(&app, "POST", &format!("/api/v1/tables/{east}/seats/1/cash-out"), &Value::Null, 200);
+        let read = file_as_read(&app, &path);
+        assert_eq!(keep_at(&app, two_days_on()), (2, false), "[{backend}]");
+        assert_eq!(kept_groups(&app, east).iter().map(|g| g.1).collect::<Vec<_>>(), [5], "[{backend}]");
+        assert_eq!(file(), read, "[{backend}] East's five sessions kept");
+        // Renamed: its rows name it as it was; read as before, kept again.
+        tamper(&app, east, marker, true, pitboss::web::sessions_file::LAYOUT);
+        expect(&app, "PATCH", &format!("/api/v1/tables/{east}"), &json!({"name": "East, renamed"}), 200);
+        let renamed = file();
+        assert!(!renamed.contains("MARKER") && renamed.contains("\"East, renamed\""), "[{backend}] {renamed}");
+        assert_eq!(keep_at(&app, two_days_on()), (1, false), "[{backend}] East's (West's is still true)");
+        assert_eq!(file(), renamed, "[{backend}] kept under its new name");
+        assert_eq!(renamed, file_as_read(&app, &path), "[{backend}]");
+        assert_eq!(keep_at(&app, two_days_on()), (2, false), "[{backend}]");
+        // Kept for another zone than the server's, or in another layout of a
+        // row: not sent.
+        tamper(&app, east, marker, true, pitboss::web::sessions_file::LAYOUT + 1);
+        assert_eq!(file(), renamed, "[{backend}] another layout");
+        let macau: chrono_tz::Tz = "Asia/Macau".parse().unwrap();
+        let db = app.db.as_ref().unwrap();
+        assert_eq!(pitboss::web::sessions_file::keep(db, macau, two_days_on(), 1_000).unwrap(), (2, false));
+        tamper(&app, east, marker, true, pitboss::web::sessions_file::LAYOUT);
+        assert_eq!(file(), renamed, "[{backend}] kept in Macau's time");
+        // Rows that do not unpack: read as before (and logged).
+        assert_eq!(keep_at(&app, two_days_on()), (2, false), "[{backend}]");
+        tamper(&app, east, b"\x40\x00\x00\x00\xff\xff", false, pitboss::web::sessions_file::LAYOUT);
+        assert_eq!(file(), renamed, "[{backend}] broken rows read as before");
+        tamper(&app, east, b"\xff\xff\xff\xff", false, pitboss::web::sessions_file::LAYOUT);
+        assert_eq!(file(), renamed, "[{backend}] a length past the limit");
+        // One table's file: its groups alone.
+        let one = format!("{path}&table={west}");
+        let west_read = file_as_read(&app, &one);
+        assert_eq!(keep_at(&app, two_days_on()), (2, false), "[{backend}]");
+        let (status, _, west_file) = get_raw(&app, &one);
+        assert_eq!((status, west_file.lines().count()), (200, 1 + 3 + 1), "[{backend}] {west_file}");
+        assert_eq!(west_file, west_read, "[{backend}]");
+    }
+}
+
+/// The keeper of a running server keeps ended groups by itself, on its
+/// clock, and stops when it is dropped.
+#[test]
+fn the_keeper_keeps_ended_gaming_days_by_itself() {
+    for backend in backends() {
+        let app = spawn_app(backend);
+        let table = create_table(&app, "K", None, "UTC", "06:00");
+        seat(&app, table, 1, "Kim", "10");
+        expect(&app, "POST", &format!("/api/v1/tables/{table}/seats/1/cash-out"), &Value::Null, 200);
+        let db = app.db.clone().unwrap();
+        let keeper = pitboss::web::sessions_file::Keeper::start(
+            db,
+            chrono_tz::UTC,
+            std::time::Duration::from_millis(100),
+            two_days_on,
+        );
+        let started = std::time::Instant::now();
+        while kept_groups(&app, table).is_empty() {
+            assert!(started.elapsed() < std::time::Duration::from_secs(30), "[{backend}] kept within 30 s");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        drop(keeper);
+        assert_eq!(kept_groups(&app, table).iter().map(|g| g.1).collect::<Vec<_>>(), [1], "[{backend}]");
     }
 }
