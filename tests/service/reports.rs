@@ -1272,6 +1272,71 @@ fn the_upgrade_keeps_every_ledger_rows_kind() {
     }
 }
 
+#[derive(QueryableByName, Debug)]
+struct GuardRow {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    name: String,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    by_key: bool,
+}
+
+/// The books' guards on PostgreSQL find rows by their keys whatever the
+/// planner's statistics say (2026-12-02-000100): every PL/pgSQL function
+/// that reads or writes a table runs with sequential scans off, so a plan
+/// made while a table was small does not read the whole table once it has
+/// grown (a new database, a server with autovacuum off). The migration's
+/// down and up again leave them as they were.
+#[test]
+fn the_books_guards_find_rows_by_key_on_postgres() {
+    use diesel::connection::SimpleConnection;
+    for backend in backends().into_iter().filter(|b| *b == "postgres") {
+        let app = spawn_app(backend);
+        let mut conn = diesel::pg::PgConnection::establish(&app.database_url).expect("the test database");
+        // Functions whose body (outside its quoted texts) names a table to
+        // read or change.
+        let guards = |conn: &mut diesel::pg::PgConnection| -> Vec<GuardRow> {
+            diesel::sql_query(
+                "SELECT p.proname::text AS name, \
+                     COALESCE('enable_seqscan=off' = ANY(p.proconfig), false) AS by_key \
+                 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace \
+                 WHERE n.nspname = 'public' AND p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql') \
+                     AND regexp_replace(p.prosrc, '''[^'']*''', '', 'g') \
+                         ~* '\\m(from|update|insert\\s+into|delete)\\M' ORDER BY 1",
+            )
+            .load(conn)
+            .unwrap()
+        };
+        let found = guards(&mut conn);
+        let names: Vec<&str> = found.iter().map(|g| g.name.as_str()).collect();
+        for name in ["ledger_guard", "seating_stacks_checked", "pool_balances_checked", "hands_seats_guard"] {
+            assert!(names.contains(&name), "{name} reads a table: {names:?}");
+        }
+        let scanning: Vec<&str> = found.iter().filter(|g| !g.by_key).map(|g| g.name.as_str()).collect();
+        assert!(scanning.is_empty(), "guards that may plan a full read: {scanning:?}");
+
+        let sql = |file: &str| migration_sql(backend, "2026-12-02-000100_guards_by_key", file);
+        conn.batch_execute(&sql("down.sql")).unwrap();
+        assert!(guards(&mut conn).iter().all(|g| !g.by_key), "down: the planner's own choice again");
+        conn.batch_execute(&sql("up.sql")).unwrap();
+        assert!(guards(&mut conn).iter().all(|g| g.by_key), "up again: every guard by key");
+        // The guards still guard: a stack written by hand is refused, and
+        // the service still plays and voids a hand.
+        let s = setup(&app);
+        let by_hand = diesel::sql_query("UPDATE seating_stacks SET stack_cents = stack_cents + 1").execute(&mut conn);
+        assert!(by_hand.is_err(), "a stack is kept by its ledger rows: {by_hand:?}");
+        // (The setup played hands with jackpot hits, voided one, added on
+        // and cashed out, all through the guards as the migration left them.)
+        let before = ledger(&app, s.la).len();
+        let (number, _) = play(&app, s.la, &showdown(&DEAL_A, &[1, 2, 3, 4], 0));
+        let path = format!("/api/v1/tables/{}/hands/{number}/void", s.la);
+        expect(&app, "POST", &path, &json!({"reason": "other", "note": "by key"}), 200);
+        let rows = ledger(&app, s.la);
+        assert!(rows.len() > before + 2, "a hand's rows and their reversals: {}", rows.len() - before);
+        let mut db = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+        assert_eq!(pitboss::db::rollups::kept(&mut db).unwrap(), pitboss::db::rollups::recompute(&mut db).unwrap());
+    }
+}
+
 /// The upgrade that gave each seating's totals its session's seat, player
 /// and time seated (the sessions report reads a session's row from its
 /// totals alone): every seating's totals get what its seating and player
