@@ -14,7 +14,9 @@
 # socket, `?host=/var/run/postgresql`, when it answers; set it to
 # empty for TCP, with TLS where the server offers it, or to
 # `?sslmode=disable` for TCP without TLS), and a pool of DATABASE_POOL_SIZE
-# connections (default 8). docs/operations.md says why.
+# connections (default 8). docs/operations.md says why. Where the server's
+# autovacuum is off, the script runs VACUUM (ANALYZE) as it would
+# (PG_VACUUM_EVERY seconds, default 60; 0: never).
 #
 # Needs `cargo build --release --bins --examples` first.
 set -euo pipefail
@@ -26,7 +28,8 @@ bin=target/release/pitboss
 load=target/release/examples/load
 [ -x "$bin" ] && [ -x "$load" ] || { echo "build first: cargo build --release --bins --examples" >&2; exit 2; }
 work=$(mktemp -d)
-trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
+# (Only the processes started here: `kill 0` would stop the whole group.)
+trap 'kill ${server:+"$server"} ${vacuum:+"$vacuum"} 2>/dev/null || true; rm -rf "$work"' EXIT
 case "$backend" in
   sqlite) export DATABASE_URL="$work/load.sqlite" ;;
   postgres)
@@ -54,6 +57,22 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 BIND_ADDR=127.0.0.1:$port RUST_LOG=error "$bin" serve &
 server=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
+# PostgreSQL keeps its planner's statistics by autovacuum, which
+# docs/operations.md asks to keep on. On a server where it is off (this
+# project's machines), the script does what it would: VACUUM (ANALYZE) of the
+# load database 10 s into the run and then every PG_VACUUM_EVERY seconds
+# (default 60, autovacuum's naptime; 0: never). Without it every plan made
+# while the tables were small is kept for the whole run.
+if [ "$backend" = postgres ] && [ "$(psql "$admin" -qAtc 'SHOW autovacuum')" = off ] \
+    && [ "${PG_VACUUM_EVERY:-60}" != 0 ]; then
+  echo "autovacuum is off on this server: VACUUM (ANALYZE) at 10 s, then every ${PG_VACUUM_EVERY:-60} s"
+  ( sleep 10
+    while kill -0 "$server" 2>/dev/null; do
+      psql "${admin%/*}/$name" -qc 'VACUUM (ANALYZE)' >/dev/null 2>&1 || true
+      sleep "${PG_VACUUM_EVERY:-60}"
+    done ) &
+  vacuum=$!
+fi
 touch "$work/heap"
 # The server's RSS every second; at the first second of each minute also what
 # /metrics says of its memory: SQLite's allocations (its page caches and
