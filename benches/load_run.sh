@@ -63,13 +63,14 @@ for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && b
 # load database 10 s into the run and then every PG_VACUUM_EVERY seconds
 # (default 60, autovacuum's naptime; 0: never). Without it every plan made
 # while the tables were small is kept for the whole run.
-if [ "$backend" = postgres ] && [ "$(psql "$admin" -qAtc 'SHOW autovacuum')" = off ] \
-    && [ "${PG_VACUUM_EVERY:-60}" != 0 ]; then
-  echo "autovacuum is off on this server: VACUUM (ANALYZE) at 10 s, then every ${PG_VACUUM_EVERY:-60} s"
+vacuum_every=${PG_VACUUM_EVERY:-60}
+if [ "$backend" = postgres ] && [ "$vacuum_every" != 0 ] \
+    && [ "$(psql "$admin" -qAtc 'SHOW autovacuum')" = off ]; then
+  echo "autovacuum is off on this server: VACUUM (ANALYZE) at 10 s, then every $vacuum_every s"
   ( sleep 10
     while kill -0 "$server" 2>/dev/null; do
       psql "${admin%/*}/$name" -qc 'VACUUM (ANALYZE)' >/dev/null 2>&1 || true
-      sleep "${PG_VACUUM_EVERY:-60}"
+      sleep "$vacuum_every"
     done ) &
   vacuum=$!
 fi

@@ -1292,8 +1292,9 @@ fn the_books_guards_find_rows_by_key_on_postgres() {
     for backend in backends().into_iter().filter(|b| *b == "postgres") {
         let app = spawn_app(backend);
         let mut conn = diesel::pg::PgConnection::establish(&app.database_url).expect("the test database");
-        // Functions whose body (outside its quoted texts) names a table to
-        // read or change.
+        // Functions whose body (outside its quoted texts) reads a table: a
+        // FROM (a SELECT, a DELETE) or an UPDATE of a table (not an upsert's
+        // DO UPDATE, whose conflict is found through its unique index).
         let guards = |conn: &mut diesel::pg::PgConnection| -> Vec<GuardRow> {
             diesel::sql_query(
                 "SELECT p.proname::text AS name, \
@@ -1301,7 +1302,7 @@ fn the_books_guards_find_rows_by_key_on_postgres() {
                  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace \
                  WHERE n.nspname = 'public' AND p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql') \
                      AND regexp_replace(p.prosrc, '''[^'']*''', '', 'g') \
-                         ~* '\\m(from|update|insert\\s+into|delete)\\M' ORDER BY 1",
+                         ~* '\\mfrom\\M|\\mupdate\\s+\\w+\\s+set\\M' ORDER BY 1",
             )
             .load(conn)
             .unwrap()
@@ -1311,6 +1312,9 @@ fn the_books_guards_find_rows_by_key_on_postgres() {
         for name in ["ledger_guard", "seating_stacks_checked", "pool_balances_checked", "hands_seats_guard"] {
             assert!(names.contains(&name), "{name} reads a table: {names:?}");
         }
+        for name in ["open_seating", "ledger_pool_balance", "seating_totals_made"] {
+            assert!(!names.contains(&name), "{name} only inserts: {names:?}");
+        }
         let scanning: Vec<&str> = found.iter().filter(|g| !g.by_key).map(|g| g.name.as_str()).collect();
         assert!(scanning.is_empty(), "guards that may plan a full read: {scanning:?}");
 
@@ -1319,21 +1323,9 @@ fn the_books_guards_find_rows_by_key_on_postgres() {
         assert!(guards(&mut conn).iter().all(|g| !g.by_key), "down: the planner's own choice again");
         conn.batch_execute(&sql("up.sql")).unwrap();
         assert!(guards(&mut conn).iter().all(|g| g.by_key), "up again: every guard by key");
-        // The guards still guard: a stack written by hand is refused, and
-        // the service still plays and voids a hand.
-        let s = setup(&app);
-        let by_hand = diesel::sql_query("UPDATE seating_stacks SET stack_cents = stack_cents + 1").execute(&mut conn);
-        assert!(by_hand.is_err(), "a stack is kept by its ledger rows: {by_hand:?}");
-        // (The setup played hands with jackpot hits, voided one, added on
-        // and cashed out, all through the guards as the migration left them.)
-        let before = ledger(&app, s.la).len();
-        let (number, _) = play(&app, s.la, &showdown(&DEAL_A, &[1, 2, 3, 4], 0));
-        let path = format!("/api/v1/tables/{}/hands/{number}/void", s.la);
-        expect(&app, "POST", &path, &json!({"reason": "other", "note": "by key"}), 200);
-        let rows = ledger(&app, s.la);
-        assert!(rows.len() > before + 2, "a hand's rows and their reversals: {}", rows.len() - before);
-        let mut db = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
-        assert_eq!(pitboss::db::rollups::kept(&mut db).unwrap(), pitboss::db::rollups::recompute(&mut db).unwrap());
+        // (That the guards still refuse what they refused is every other
+        // test's on PostgreSQL, run on databases with this migration:
+        // holes.rs writes wrong rows straight to the database.)
     }
 }
 

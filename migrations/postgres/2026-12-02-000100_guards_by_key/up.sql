@@ -7,23 +7,24 @@
 -- seat's stack (`seating_stacks_checked`) read every ledger row, 5 ms a seat
 -- row after a minute, and the check of a pool's balance 0.5 ms a hand.
 --
--- Each of these functions only asks for rows by a key that has an index:
--- the primary key of a ledger row, a seating, a hand, or the unique key of a
--- stack, a balance, a rollup. With sequential scans off inside them, the
+-- Each of these functions reads rows (a SELECT, an UPDATE or DELETE with a
+-- WHERE) only by a key that has an index: the primary key of a ledger row, a
+-- seating, a hand, a stack, or the unique key of a balance, a rollup, a
+-- sign-off. The guards that only insert (`open_seating`, and the upserts of
+-- `ledger_pool_balance` and `seating_totals_made`, whose conflict is found
+-- through its unique index) have no plan to choose and keep their settings
+-- unchanged. With sequential scans off inside them, the
 -- planner takes the index whatever it believes of the table's size (a table
 -- with no index for a question would still be read in full: the setting makes
 -- a full read the last choice, not impossible).
 ALTER FUNCTION ledger_guard() SET enable_seqscan = off;
 ALTER FUNCTION seating_stacks_checked() SET enable_seqscan = off;
 ALTER FUNCTION pool_balances_checked() SET enable_seqscan = off;
-ALTER FUNCTION ledger_pool_balance() SET enable_seqscan = off;
 ALTER FUNCTION hands_seats_guard() SET enable_seqscan = off;
 ALTER FUNCTION hand_seats_one_form() SET enable_seqscan = off;
-ALTER FUNCTION seating_totals_made() SET enable_seqscan = off;
 ALTER FUNCTION seating_totals_changed() SET enable_seqscan = off;
 ALTER FUNCTION seating_totals_copied() SET enable_seqscan = off;
 ALTER FUNCTION free_seat() SET enable_seqscan = off;
-ALTER FUNCTION open_seating() SET enable_seqscan = off;
 ALTER FUNCTION signoffs_guard() SET enable_seqscan = off;
 ALTER FUNCTION table_days_closed_guard() SET enable_seqscan = off;
 ALTER FUNCTION gaming_day_signoffs_in_order() SET enable_seqscan = off;
