@@ -147,6 +147,9 @@ impl CustomizeConnection<pool::Tracked, r2d2::Error> for ConnectionSetup {
 pub struct Database {
     pool: DbPool,
     writer: Option<std::sync::Arc<writer::GroupWriter>>,
+    /// PostgreSQL: as many turns as the pool has connections, given in the
+    /// order asked for ([`Database::turn`]).
+    turns: Option<std::sync::Arc<tokio::sync::Semaphore>>,
 }
 
 pub type Conn = r2d2::PooledConnection<pool::Manager>;
@@ -166,6 +169,19 @@ impl Database {
         // SAFETY: `sqlite3_memory_used` only reads SQLite's own counter; it
         // takes no pointers and is safe to call from any thread.
         self.writer.as_ref().map(|_| unsafe { libsqlite3_sys::sqlite3_memory_used() })
+    }
+
+    /// A turn at the database for a request (PostgreSQL; `None` on SQLite,
+    /// whose writes queue at the group-commit writer): at most as many
+    /// requests hold one as the pool has connections, and turns are given in
+    /// the order asked for. Without them, every request waiting for a
+    /// connection waits on its own thread, and the pool hands a connection
+    /// given back to whichever waiting thread takes it first, not to the one
+    /// that has waited longest. A request waiting for its turn holds no
+    /// thread.
+    pub async fn turn(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        // (The semaphore is never closed.)
+        self.turns.clone()?.acquire_owned().await.ok()
     }
 
     /// A pooled connection (503 when the database cannot be reached).
@@ -258,12 +274,12 @@ pub fn open(url: &str, max_size: u32, policy: SchemaPolicy) -> Result<(Database,
         }
         _ => pool,
     };
-    let writer = if is_postgres(url) {
-        None
+    let (writer, turns) = if is_postgres(url) {
+        (None, Some(std::sync::Arc::new(tokio::sync::Semaphore::new(pool.max_size() as usize))))
     } else {
-        Some(std::sync::Arc::new(writer::GroupWriter::start(url.strip_prefix("sqlite://").unwrap_or(url))?))
+        (Some(std::sync::Arc::new(writer::GroupWriter::start(url.strip_prefix("sqlite://").unwrap_or(url))?)), None)
     };
-    Ok((Database { pool, writer }, outcome))
+    Ok((Database { pool, writer, turns }, outcome))
 }
 
 /// A connection to the database at `url` for the schema commands

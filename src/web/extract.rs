@@ -62,11 +62,18 @@ pub async fn with_db<T: Send + 'static>(
     with_database(state, move |db| f(&mut *db.conn()?)).await
 }
 
-/// Runs `f` with the database on the blocking thread pool (writes).
+/// Runs `f` with the database on the blocking thread pool (writes), once it
+/// is this request's turn at the database (`Database::turn`).
 pub async fn with_database<T: Send + 'static>(
     state: &web::Data<AppState>,
     f: impl FnOnce(&Database) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
+    let turn = state.db.turn().await;
+    let f = move |db: &Database| {
+        let answer = f(db);
+        drop(turn);
+        answer
+    };
     // The request's log lines name it on the blocking pool too.
     with_database_as(state, crate::logging::current(), f).await
 }

@@ -1,7 +1,8 @@
 //! PostgreSQL stopped while the service runs: requests get a clear 503 (not a
 //! 500), nothing half-written, and the service recovers by itself when the
 //! database is back. The outage is a TCP proxy in front of PostgreSQL that the
-//! test cuts and restores. Runs when `PITBOSS_TEST_POSTGRES_URL` is set.
+//! test cuts and restores. And requests take turns at PostgreSQL, in the order
+//! they came. Run when `PITBOSS_TEST_POSTGRES_URL` is set.
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
@@ -131,4 +132,58 @@ fn port_of(url: &str) -> u16 {
     let (prefix, _) = url.rsplit_once('/').unwrap();
     let hostport = prefix.rsplit_once('@').map(|x| x.1).unwrap_or(prefix);
     hostport.split_once(':').and_then(|(_, p)| p.parse().ok()).unwrap_or(5432)
+}
+
+/// Polls `future` once, with a waker that does nothing.
+fn poll_once<F: std::future::Future + Unpin>(future: &mut F) -> std::task::Poll<F::Output> {
+    std::pin::Pin::new(future).poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+}
+
+/// At most as many requests are at PostgreSQL at once as the pool has
+/// connections, and a turn given back goes to the request that has waited
+/// longest (`Database::turn`); a request waits for its turn, then answers.
+/// SQLite has no turns (its writes queue at its one writer).
+#[test]
+fn requests_take_turns_at_postgresql_in_the_order_they_came() {
+    use std::task::Poll;
+    let sqlite = crate::support::fresh_database("sqlite");
+    let db = pitboss::db::connect(&sqlite.database_url, 2).unwrap();
+    assert!(matches!(poll_once(&mut Box::pin(db.turn())), std::task::Poll::Ready(None)), "SQLite: no turns");
+    if std::env::var("PITBOSS_TEST_POSTGRES_URL").is_err() {
+        eprintln!("skipping the PostgreSQL part: PITBOSS_TEST_POSTGRES_URL is not set");
+        return;
+    }
+    let mut app = crate::support::fresh_database("postgres");
+    let db = pitboss::db::connect(&app.database_url, 2).unwrap();
+    let token = crate::support::make_user(&db, "boss", &["admin", "floor", "dealer"], &[]);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = listener.local_addr().unwrap().to_string();
+    crate::support::serve(&mut app, pitboss::web::run(listener, db.clone()).unwrap());
+    let client = TestApp::at(&base).with_token(&token);
+    assert_eq!(request(&client, "GET", "/api/v1/tables", "").0, 200);
+
+    let turn = || Box::pin(db.turn());
+    let taken = |poll: Poll<Option<_>>| match poll {
+        Poll::Ready(Some(t)) => t,
+        Poll::Ready(None) => panic!("PostgreSQL has turns"),
+        Poll::Pending => panic!("a turn was free"),
+    };
+    let (first, second) = (taken(poll_once(&mut turn())), taken(poll_once(&mut turn())));
+    let (mut third, mut fourth) = (turn(), turn());
+    assert!(poll_once(&mut third).is_pending(), "two connections, two turns");
+    assert!(poll_once(&mut fourth).is_pending());
+    drop(first);
+    assert!(poll_once(&mut fourth).is_pending(), "the turn given back is the third's: it asked first");
+    let third = taken(poll_once(&mut third));
+    drop(second);
+    let fourth = taken(poll_once(&mut fourth));
+
+    // A request waits while every turn is taken (signing in included), and
+    // answers once one is given back.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(request(&client, "GET", "/api/v1/tables", "").0));
+    assert!(rx.recv_timeout(Duration::from_millis(300)).is_err(), "a request went ahead of its turn");
+    drop(third);
+    assert_eq!(rx.recv_timeout(Duration::from_secs(30)).expect("the request answers in its turn"), 200);
+    drop(fourth);
 }
