@@ -141,6 +141,11 @@ impl CustomizeConnection<pool::Tracked, r2d2::Error> for ConnectionSetup {
     }
 }
 
+/// The longest a request waits for a pooled connection, and on PostgreSQL
+/// for its turn at the database ([`Database::turn`]), before it is answered
+/// 503.
+pub const WAIT_FOR_CONNECTION: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The database: a pool of connections for reads (and for writes on
 /// PostgreSQL), and on SQLite the group-commit writer.
 #[derive(Clone)]
@@ -178,7 +183,7 @@ impl Database {
     /// connection waits on its own thread, and the pool hands a connection
     /// given back to whichever waiting thread takes it first, not to the one
     /// that has waited longest. A request waiting for its turn holds no
-    /// thread.
+    /// thread. The caller bounds the wait ([`WAIT_FOR_CONNECTION`]).
     pub async fn turn(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
         // (The semaphore is never closed.)
         self.turns.clone()?.acquire_owned().await.ok()
@@ -338,7 +343,7 @@ fn open_pool(url: &str, max_size: u32) -> Result<DbPool, AppError> {
         // is down, a request waits at most 5 s, then 503. (A SQLite
         // connection is a file in this process: nothing to check.)
         .test_on_check_out(postgres)
-        .connection_timeout(std::time::Duration::from_secs(5))
+        .connection_timeout(WAIT_FOR_CONNECTION)
         .connection_customizer(Box::new(ConnectionSetup))
         .build(manager)
         .map_err(|e| AppError::unavailable(format!("cannot open the database: {e}")))

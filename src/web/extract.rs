@@ -63,12 +63,19 @@ pub async fn with_db<T: Send + 'static>(
 }
 
 /// Runs `f` with the database on the blocking thread pool (writes), once it
-/// is this request's turn at the database (`Database::turn`).
+/// is this request's turn at the database (`Database::turn`); 503 when no
+/// turn comes within the time a connection is waited for, as when the
+/// database is down and every turn is waiting for a connection.
 pub async fn with_database<T: Send + 'static>(
     state: &web::Data<AppState>,
     f: impl FnOnce(&Database) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
-    let turn = state.db.turn().await;
+    let turn = actix_web::rt::time::timeout(crate::db::WAIT_FOR_CONNECTION, state.db.turn()).await.map_err(|_| {
+        AppError::unavailable(format!(
+            "the database is unavailable: no turn at it in {} s (every connection busy)",
+            crate::db::WAIT_FOR_CONNECTION.as_secs()
+        ))
+    })?;
     let f = move |db: &Database| {
         let answer = f(db);
         drop(turn);
@@ -81,7 +88,9 @@ pub async fn with_database<T: Send + 'static>(
 /// [`with_db`] for work done after the handler returned (a body sent in
 /// parts), under the log context of the request it answers. The work starts
 /// at the call, on the blocking pool, not when the answer is first awaited:
-/// a body can read its next part while it writes the one before.
+/// a body can read its next part while it writes the one before. So it takes
+/// no turn at the database (waiting for one would be awaiting); each part
+/// holds one connection while it reads.
 pub fn with_db_as<T: Send + 'static>(
     state: &web::Data<AppState>,
     context: Option<crate::logging::RequestContext>,

@@ -2,7 +2,8 @@
 //! 500), nothing half-written, and the service recovers by itself when the
 //! database is back. The outage is a TCP proxy in front of PostgreSQL that the
 //! test cuts and restores. And requests take turns at PostgreSQL, in the order
-//! they came. Run when `PITBOSS_TEST_POSTGRES_URL` is set.
+//! they came. The PostgreSQL parts run when `PITBOSS_TEST_POSTGRES_URL` is
+//! set.
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
@@ -141,14 +142,15 @@ fn poll_once<F: std::future::Future + Unpin>(future: &mut F) -> std::task::Poll<
 
 /// At most as many requests are at PostgreSQL at once as the pool has
 /// connections, and a turn given back goes to the request that has waited
-/// longest (`Database::turn`); a request waits for its turn, then answers.
-/// SQLite has no turns (its writes queue at its one writer).
+/// longest (`Database::turn`); a request waits for its turn, then answers,
+/// or is answered 503 when no turn comes in time. SQLite has no turns (its
+/// writes queue at its one writer).
 #[test]
 fn requests_take_turns_at_postgresql_in_the_order_they_came() {
     use std::task::Poll;
     let sqlite = crate::support::fresh_database("sqlite");
     let db = pitboss::db::connect(&sqlite.database_url, 2).unwrap();
-    assert!(matches!(poll_once(&mut Box::pin(db.turn())), std::task::Poll::Ready(None)), "SQLite: no turns");
+    assert!(matches!(poll_once(&mut Box::pin(db.turn())), Poll::Ready(None)), "SQLite: no turns");
     if std::env::var("PITBOSS_TEST_POSTGRES_URL").is_err() {
         eprintln!("skipping the PostgreSQL part: PITBOSS_TEST_POSTGRES_URL is not set");
         return;
@@ -180,10 +182,32 @@ fn requests_take_turns_at_postgresql_in_the_order_they_came() {
 
     // A request waits while every turn is taken (signing in included), and
     // answers once one is given back.
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || tx.send(request(&client, "GET", "/api/v1/tables", "").0));
-    assert!(rx.recv_timeout(Duration::from_millis(300)).is_err(), "a request went ahead of its turn");
+    let client = Arc::new(client);
+    let ask = |client: &Arc<TestApp>| {
+        let client = client.clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let _ = tx.send(request(&client, "GET", "/api/v1/tables", ""));
+        });
+        (rx, thread)
+    };
+    let (answer, thread) = ask(&client);
+    assert!(answer.recv_timeout(Duration::from_millis(300)).is_err(), "a request went ahead of its turn");
     drop(third);
-    assert_eq!(rx.recv_timeout(Duration::from_secs(30)).expect("the request answers in its turn"), 200);
-    drop(fourth);
+    let (status, body) = answer.recv_timeout(Duration::from_secs(30)).expect("the request answers in its turn");
+    assert_eq!(status, 200, "{body}");
+    thread.join().unwrap();
+    // No turn within the time a connection is waited for: 503, saying why;
+    // then, with the turns given back, the next request answers.
+    let again = taken(poll_once(&mut turn()));
+    let started = Instant::now();
+    let (answer, thread) = ask(&client);
+    let (status, body) = answer.recv_timeout(Duration::from_secs(30)).expect("a request waits for its turn in bounds");
+    thread.join().unwrap();
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["code"], "database_unavailable", "{body}");
+    assert!(body["error"].as_str().unwrap().contains("no turn"), "{body}");
+    assert!(started.elapsed() >= Duration::from_secs(4), "it waited for a turn");
+    drop((again, fourth));
+    assert_eq!(request(&client, "GET", "/api/v1/tables", "").0, 200);
 }
