@@ -151,10 +151,18 @@ pub const WAIT_FOR_CONNECTION: std::time::Duration = std::time::Duration::from_s
 #[derive(Clone)]
 pub struct Database {
     pool: DbPool,
-    writer: Option<std::sync::Arc<writer::GroupWriter>>,
-    /// PostgreSQL: as many turns as the pool has connections, given in the
-    /// order asked for ([`Database::turn`]).
-    turns: Option<std::sync::Arc<tokio::sync::Semaphore>>,
+    writes: Writes,
+}
+
+/// How changes reach the database, by backend.
+#[derive(Clone)]
+enum Writes {
+    /// SQLite: through the group-commit writer.
+    Sqlite(std::sync::Arc<writer::GroupWriter>),
+    /// PostgreSQL: on a pooled connection each, in turns: as many as the
+    /// pool has connections, given in the order asked for
+    /// ([`Database::turn`]).
+    Postgres(std::sync::Arc<tokio::sync::Semaphore>),
 }
 
 pub type Conn = r2d2::PooledConnection<pool::Manager>;
@@ -173,7 +181,7 @@ impl Database {
     pub fn sqlite_heap_bytes(&self) -> Option<i64> {
         // SAFETY: `sqlite3_memory_used` only reads SQLite's own counter; it
         // takes no pointers and is safe to call from any thread.
-        self.writer.as_ref().map(|_| unsafe { libsqlite3_sys::sqlite3_memory_used() })
+        matches!(self.writes, Writes::Sqlite(_)).then(|| unsafe { libsqlite3_sys::sqlite3_memory_used() })
     }
 
     /// A turn at the database for a request (PostgreSQL; `None` on SQLite,
@@ -183,10 +191,22 @@ impl Database {
     /// connection waits on its own thread, and the pool hands a connection
     /// given back to whichever waiting thread takes it first, not to the one
     /// that has waited longest. A request waiting for its turn holds no
-    /// thread. The caller bounds the wait ([`WAIT_FOR_CONNECTION`]).
-    pub async fn turn(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
-        // (The semaphore is never closed.)
-        self.turns.clone()?.acquire_owned().await.ok()
+    /// thread; 503 when none comes within [`WAIT_FOR_CONNECTION`] (as when
+    /// the database is down and every turn waits for a connection).
+    pub async fn turn(&self) -> Result<Option<tokio::sync::OwnedSemaphorePermit>, AppError> {
+        let Writes::Postgres(turns) = &self.writes else { return Ok(None) };
+        // A free turn is taken without a timer (none is free while anyone
+        // waits: a turn given back goes to the first in line).
+        if let Ok(turn) = turns.clone().try_acquire_owned() {
+            return Ok(Some(turn));
+        }
+        match tokio::time::timeout(WAIT_FOR_CONNECTION, turns.clone().acquire_owned()).await {
+            Ok(turn) => Ok(turn.ok()), // (The semaphore is never closed.)
+            Err(_) => Err(AppError::unavailable(format!(
+                "the database is unavailable: no turn at it in {} s (every connection busy)",
+                WAIT_FOR_CONNECTION.as_secs()
+            ))),
+        }
     }
 
     /// A pooled connection (503 when the database cannot be reached).
@@ -204,9 +224,9 @@ impl Database {
         table_id: Option<TableId>,
         f: impl FnOnce(&mut DbConnection) -> Result<T, AppError> + Send + 'static,
     ) -> Result<T, AppError> {
-        match &self.writer {
-            Some(writer) => writer.write(f),
-            None => {
+        match &self.writes {
+            Writes::Sqlite(writer) => writer.write(f),
+            Writes::Postgres(_) => {
                 let mut pooled = self.conn()?;
                 let conn: &mut DbConnection = &mut pooled;
                 conn.transaction(|conn| {
@@ -279,12 +299,12 @@ pub fn open(url: &str, max_size: u32, policy: SchemaPolicy) -> Result<(Database,
         }
         _ => pool,
     };
-    let (writer, turns) = if is_postgres(url) {
-        (None, Some(std::sync::Arc::new(tokio::sync::Semaphore::new(pool.max_size() as usize))))
+    let writes = if is_postgres(url) {
+        Writes::Postgres(std::sync::Arc::new(tokio::sync::Semaphore::new(pool.max_size() as usize)))
     } else {
-        (Some(std::sync::Arc::new(writer::GroupWriter::start(url.strip_prefix("sqlite://").unwrap_or(url))?)), None)
+        Writes::Sqlite(std::sync::Arc::new(writer::GroupWriter::start(url.strip_prefix("sqlite://").unwrap_or(url))?))
     };
-    Ok((Database { pool, writer, turns }, outcome))
+    Ok((Database { pool, writes }, outcome))
 }
 
 /// A connection to the database at `url` for the schema commands

@@ -62,24 +62,17 @@ pub async fn with_db<T: Send + 'static>(
     with_database(state, move |db| f(&mut *db.conn()?)).await
 }
 
-/// Runs `f` with the database on the blocking thread pool (writes), once it
-/// is this request's turn at the database (`Database::turn`); 503 when no
-/// turn comes within the time a connection is waited for, as when the
-/// database is down and every turn is waiting for a connection.
+/// Runs `f` with the database on the blocking thread pool (writes), in this
+/// request's turn at the database (`Database::turn`), given back when `f`
+/// is done.
 pub async fn with_database<T: Send + 'static>(
     state: &web::Data<AppState>,
     f: impl FnOnce(&Database) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
-    let turn = actix_web::rt::time::timeout(crate::db::WAIT_FOR_CONNECTION, state.db.turn()).await.map_err(|_| {
-        AppError::unavailable(format!(
-            "the database is unavailable: no turn at it in {} s (every connection busy)",
-            crate::db::WAIT_FOR_CONNECTION.as_secs()
-        ))
-    })?;
+    let turn = state.db.turn().await?;
     let f = move |db: &Database| {
-        let answer = f(db);
-        drop(turn);
-        answer
+        let _turn = turn;
+        f(db)
     };
     // The request's log lines name it on the blocking pool too.
     with_database_as(state, crate::logging::current(), f).await
