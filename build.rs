@@ -107,6 +107,10 @@ fn emit_array<T: std::fmt::Display>(out: &mut String, name: &str, ty: &str, item
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    // `embed_migrations!` reads the migrations' files when the crate is
+    // compiled, and cargo cannot see a new migration's folder: the crate is
+    // compiled again when the build script runs again.
+    println!("cargo:rerun-if-changed=migrations");
 
     // All classes, then their index within the category.
     let multisets = rank_multisets(5, 4);

@@ -18,13 +18,15 @@
 # autovacuum is off, the script runs VACUUM (ANALYZE) as it would
 # (PG_VACUUM_EVERY seconds, default 60; 0: never).
 #
-# Needs `cargo build --release --bins --examples` first.
+# Needs `cargo build --release --bins --examples` first. PITBOSS_BIN names
+# another build of the service to run (a copy of an earlier build, to compare
+# two side by side).
 set -euo pipefail
 backend=${1:-sqlite}
 seconds=${2:-60}
 tables=${3:-32}
 cd "$(dirname "$0")/.."
-bin=target/release/pitboss
+bin=${PITBOSS_BIN:-target/release/pitboss}
 load=target/release/examples/load
 [ -x "$bin" ] && [ -x "$load" ] || { echo "build first: cargo build --release --bins --examples" >&2; exit 2; }
 work=$(mktemp -d)

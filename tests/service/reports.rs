@@ -1329,6 +1329,105 @@ fn the_books_guards_find_rows_by_key_on_postgres() {
     }
 }
 
+#[derive(QueryableByName, Debug, PartialEq)]
+struct DayRow {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    gaming_day: String,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    table_id: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    sessions: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    buy_in_cents: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    rake_cents: i64,
+}
+
+/// One statement that changes the totals of many seatings (two tables, two
+/// gaming days) moves each table's day (`session_days`) by the sum of its
+/// own seatings' changes, and counts a change for each seating's row; a
+/// statement that would move a seating to another day or table changes
+/// nothing. (On PostgreSQL the trigger runs once a statement, over its rows.)
+#[test]
+fn a_statement_over_many_seatings_totals_moves_each_tables_day_by_its_own() {
+    use diesel::connection::SimpleConnection;
+    for backend in backends() {
+        let app = spawn_app(backend);
+        setup(&app);
+        // A seating of another gaming day, with its totals, at a third table.
+        let other = create_table(&app, "other", None, "UTC", "06:00");
+        let mut conn = pitboss::db::DbConnection::establish(&app.database_url).expect("the test database");
+        let at = if backend == "sqlite" { "'2026-01-05T12:00:00.000'" } else { "'2026-01-05 12:00:00'" };
+        conn.batch_execute(&format!(
+            "INSERT INTO seatings (id, table_id, seat, player, seated_at) VALUES (9999, {other}, 1, 'Old', {at}); \
+             INSERT INTO seating_totals (seating_id, table_id, gaming_day, seat, player, seated_at, buy_in_cents, \
+             rake_cents) VALUES (9999, {other}, '2026-01-05', 1, 'Old', {at}, 5000, 300)"
+        ))
+        .unwrap();
+        let sums = |conn: &mut pitboss::db::DbConnection| -> Vec<DayRow> {
+            diesel::sql_query(
+                "SELECT gaming_day, table_id, CAST(COUNT(*) AS BIGINT) AS sessions, \
+                     CAST(SUM(buy_in_cents) AS BIGINT) AS buy_in_cents, CAST(SUM(rake_cents) AS BIGINT) AS rake_cents \
+                 FROM seating_totals GROUP BY gaming_day, table_id ORDER BY gaming_day, table_id",
+            )
+            .load(conn)
+            .unwrap()
+        };
+        let days = |conn: &mut pitboss::db::DbConnection| -> Vec<DayRow> {
+            diesel::sql_query(
+                "SELECT gaming_day, table_id, sessions, buy_in_cents, rake_cents FROM session_days \
+                 ORDER BY gaming_day, table_id",
+            )
+            .load(conn)
+            .unwrap()
+        };
+        let changes = |conn: &mut pitboss::db::DbConnection| -> i64 {
+            #[derive(QueryableByName)]
+            struct Changes {
+                #[diesel(sql_type = diesel::sql_types::BigInt)]
+                n: i64,
+            }
+            diesel::sql_query("SELECT CAST(SUM(changes) AS BIGINT) AS n FROM session_days")
+                .get_result::<Changes>(conn)
+                .unwrap()
+                .n
+        };
+        let before = days(&mut conn);
+        assert_eq!(before, sums(&mut conn), "[{backend}] the days are their seatings' sums");
+        let tables: std::collections::BTreeSet<i64> = before.iter().map(|d| d.table_id).collect();
+        let day_names: std::collections::BTreeSet<&str> = before.iter().map(|d| d.gaming_day.as_str()).collect();
+        assert!(tables.len() >= 3 && day_names.len() >= 2, "[{backend}] tables {tables:?}, days {day_names:?}");
+        let rows = before.iter().map(|d| d.sessions).sum::<i64>();
+        let counted = changes(&mut conn);
+
+        // Each row its own change: 7 cents of rake, its id's remainder of buy-in.
+        conn.batch_execute(
+            "UPDATE seating_totals SET rake_cents = rake_cents + 7, buy_in_cents = buy_in_cents + seating_id % 5",
+        )
+        .unwrap();
+        let after = days(&mut conn);
+        assert_eq!(after, sums(&mut conn), "[{backend}] each day moved by its own seatings' changes");
+        for (was, now) in before.iter().zip(&after) {
+            assert_eq!(now.rake_cents - was.rake_cents, 7 * was.sessions, "[{backend}] {now:?}");
+        }
+        assert_eq!(changes(&mut conn), counted + rows, "[{backend}] one change a seating's row");
+
+        // A seating moved to another day or table: refused, nothing changed.
+        for sql in [
+            "UPDATE seating_totals SET gaming_day = '2026-01-06' WHERE seating_id = 9999",
+            "UPDATE seating_totals SET table_id = NULL WHERE seating_id = 9999",
+            "UPDATE seating_totals SET table_id = (SELECT MIN(id) FROM casino_tables), rake_cents = rake_cents + 1",
+        ] {
+            let e = pitboss::domain::AppError::from(conn.batch_execute(sql).expect_err(sql));
+            assert!(
+                e.code == "books_refused" && e.to_string().contains("table and gaming day do not change"),
+                "[{backend}] {sql}: {e:?}"
+            );
+            assert_eq!(days(&mut conn), after, "[{backend}] {sql}: nothing changed");
+        }
+    }
+}
+
 /// The upgrade that gave each seating's totals its session's seat, player
 /// and time seated (the sessions report reads a session's row from its
 /// totals alone): every seating's totals get what its seating and player
