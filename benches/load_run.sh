@@ -28,7 +28,9 @@ tables=${3:-32}
 cd "$(dirname "$0")/.."
 bin=${PITBOSS_BIN:-target/release/pitboss}
 load=target/release/examples/load
-[ -x "$bin" ] && [ -x "$load" ] || { echo "build first: cargo build --release --bins --examples" >&2; exit 2; }
+for exe in "$bin" "$load"; do
+  [ -x "$exe" ] || { echo "$exe: not found (build first: cargo build --release --bins --examples)" >&2; exit 2; }
+done
 work=$(mktemp -d)
 # (Only the processes started here: `kill 0` would stop the whole group.)
 trap 'kill ${server:+"$server"} ${vacuum:+"$vacuum"} 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -1329,20 +1329,6 @@ fn the_books_guards_find_rows_by_key_on_postgres() {
     }
 }
 
-#[derive(QueryableByName, Debug, PartialEq)]
-struct DayRow {
-    #[diesel(sql_type = diesel::sql_types::Text)]
-    gaming_day: String,
-    #[diesel(sql_type = diesel::sql_types::BigInt)]
-    table_id: i64,
-    #[diesel(sql_type = diesel::sql_types::BigInt)]
-    sessions: i64,
-    #[diesel(sql_type = diesel::sql_types::BigInt)]
-    buy_in_cents: i64,
-    #[diesel(sql_type = diesel::sql_types::BigInt)]
-    rake_cents: i64,
-}
-
 /// One statement that changes the totals of many seatings (two tables, two
 /// gaming days) moves each table's day (`session_days`) by the sum of its
 /// own seatings' changes, and counts a change for each seating's row; a
@@ -1351,6 +1337,19 @@ struct DayRow {
 #[test]
 fn a_statement_over_many_seatings_totals_moves_each_tables_day_by_its_own() {
     use diesel::connection::SimpleConnection;
+    #[derive(QueryableByName, Debug, PartialEq)]
+    struct DayRow {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        gaming_day: String,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        table_id: i64,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        sessions: i64,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        buy_in_cents: i64,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        rake_cents: i64,
+    }
     for backend in backends() {
         let app = spawn_app(backend);
         setup(&app);

@@ -15,9 +15,10 @@
 DROP TRIGGER seating_totals_changed ON seating_totals;
 CREATE OR REPLACE FUNCTION seating_totals_changed() RETURNS trigger LANGUAGE plpgsql SET enable_seqscan = off AS $$
 BEGIN
-    IF (SELECT count(*) FROM totals_now)
-            <> (SELECT count(*) FROM totals_now n JOIN totals_before o ON o.seating_id = n.seating_id
-                WHERE n.table_id IS NOT DISTINCT FROM o.table_id AND n.gaming_day IS NOT DISTINCT FROM o.gaming_day) THEN
+    IF EXISTS (
+            SELECT 1 FROM totals_now n LEFT JOIN totals_before o ON o.seating_id = n.seating_id
+            WHERE o.seating_id IS NULL
+                OR n.table_id IS DISTINCT FROM o.table_id OR n.gaming_day IS DISTINCT FROM o.gaming_day) THEN
         RAISE EXCEPTION 'books: a seating''s table and gaming day do not change';
     END IF;
     UPDATE session_days d SET
