@@ -18,6 +18,10 @@
 # autovacuum is off, the script runs VACUUM (ANALYZE) as it would
 # (PG_VACUUM_EVERY seconds, default 60; 0: never).
 #
+# After the load phase it prints what a hand cost in CPU, the service,
+# PostgreSQL and the load generator apart (docs/benchmarks.md, 2026-12-03,
+# third).
+#
 # Needs `cargo build --release --bins --examples` first. PITBOSS_BIN names
 # another build of the service to run (a copy of an earlier build, to compare
 # two side by side).
@@ -100,10 +104,45 @@ touch "$work/heap"
     sleep 1
   done ) > "$work/rss" &
 rss() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$server/status"; }
+# CPU time so far, in clock ticks: the service's; PostgreSQL's (every process
+# named postgres on this machine, with the children the postmaster has reaped:
+# a VACUUM's backend that has ended; 0 when the server is on another machine);
+# the load generator's; and the whole machine's, busy and in all.
+cpu_ticks() {
+  local gen
+  gen=$(pgrep -f "^$load commits http://127.0.0.1:$port " | head -1 || true)
+  {
+    awk '{print $14 + $15}' "/proc/$server/stat"
+    # (comm is field 2 in parentheses; a postgres process's has no space.)
+    cat /proc/[0-9]*/stat 2>/dev/null | awk '$2 == "(postgres)" {t += $14 + $15 + $16 + $17} END {print t + 0}'
+    if [ -n "$gen" ]; then awk '{print $14 + $15}' "/proc/$gen/stat" 2>/dev/null || echo 0; else echo 0; fi
+    awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat
+  } | tr '\n' ' '
+}
+# What a hand cost in CPU over the load phase, each part apart: a figure far
+# steadier than hands/s on a machine whose speed varies, to compare two builds.
+cpu_report() { # TICKS_BEFORE TICKS_AFTER HANDS
+  awk -v hz="$(getconf CLK_TCK)" -v hands="$3" -v before="$1" -v after="$2" 'BEGIN {
+    split(before, b, " "); split(after, a, " ")
+    if (hands <= 0) exit
+    us = 1e6 / hz / hands
+    own = (a[1] - b[1]) + (a[2] - b[2]) + (a[3] - b[3])
+    printf "CPU a hand over the load phase, µs: service %.0f, PostgreSQL %.0f, load generator %.0f, the rest of the machine %.0f; all %.0f (the machine %.0f %% busy)\n",
+      (a[1] - b[1]) * us, (a[2] - b[2]) * us, (a[3] - b[3]) * us, ((a[4] - b[4]) - own) * us, (a[4] - b[4]) * us,
+      100 * (a[4] - b[4]) / (a[5] - b[5])
+  }'
+}
 "$load" commits "http://127.0.0.1:$port" "$tables" "$seconds" | while IFS= read -r line; do
   echo "$line"
-  # The load phase is over: the server's memory before the verification reads.
-  case "$line" in committed*) echo "server memory (RSS) at the end of the load phase: $(rss) MB" ;; esac
+  case "$line" in
+    # The tables are set up: the load phase starts.
+    "set up "*) ticks_before=$(cpu_ticks) ;;
+    # The load phase is over: what it cost, and the server's memory before the
+    # verification reads.
+    committed*)
+      cpu_report "${ticks_before:-}" "$(cpu_ticks)" "$(echo "$line" | awk '{print $2}')"
+      echo "server memory (RSS) at the end of the load phase: $(rss) MB" ;;
+  esac
 done
 rss_end=$(awk '/VmRSS/ {print $2}' "/proc/$server/status")
 rss_peak=$(sort -n "$work/rss" | tail -1)
