@@ -113,14 +113,15 @@ cpu_ticks() {
   gen=$(pgrep -f "^$load commits http://127.0.0.1:$port " | head -1 || true)
   {
     awk '{print $14 + $15}' "/proc/$server/stat"
-    # (comm is field 2 in parentheses; a postgres process's has no space.)
-    cat /proc/[0-9]*/stat 2>/dev/null | awk '$2 == "(postgres)" {t += $14 + $15 + $16 + $17} END {print t + 0}'
+    # (comm is field 2 in parentheses, a postgres process's without a space;
+    # a process that ends meanwhile is one file fewer, not a failure.)
+    { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk '$2 == "(postgres)" {t += $14 + $15 + $16 + $17} END {print t + 0}'
     if [ -n "$gen" ]; then awk '{print $14 + $15}' "/proc/$gen/stat" 2>/dev/null || echo 0; else echo 0; fi
     awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat
   } | tr '\n' ' '
 }
-# What a hand cost in CPU over the load phase, each part apart: a figure far
-# steadier than hands/s on a machine whose speed varies, to compare two builds.
+# What a hand cost in CPU over the load phase, each part apart, and how busy
+# the machine was: where a hand's time goes, and whether the cores were idle.
 cpu_report() { # TICKS_BEFORE TICKS_AFTER HANDS
   awk -v hz="$(getconf CLK_TCK)" -v hands="$3" -v before="$1" -v after="$2" 'BEGIN {
     split(before, b, " "); split(after, a, " ")
