@@ -104,19 +104,23 @@ touch "$work/heap"
     sleep 1
   done ) > "$work/rss" &
 rss() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$server/status"; }
-# CPU time so far, in clock ticks: the service's; PostgreSQL's (every process
-# named postgres on this machine, with the children the postmaster has reaped:
-# a VACUUM's backend that has ended; 0 when the server is on another machine);
-# the load generator's; and the whole machine's, busy and in all.
+# A process's own user and system time so far, in clock ticks (0 when it is
+# not there). Its name, in parentheses after its pid, may hold spaces: the
+# fields are counted after it (utime and stime, the 14th and 15th of the
+# whole line, are the 12th and 13th after the name).
+own_ticks() { { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null || true; } | awk '{t = $12 + $13} END {print t + 0}'; }
+# CPU time so far, in clock ticks, on one line: the service's; PostgreSQL's
+# (every process named postgres on this machine, with the children the
+# postmaster has reaped: a VACUUM's backend that has ended; 0 when the server
+# is on another machine); the load generator's; and the whole machine's, busy
+# and in all.
 cpu_ticks() {
-  local gen
-  gen=$(pgrep -f "^$load commits http://127.0.0.1:$port " | head -1 || true)
   {
-    awk '{print $14 + $15}' "/proc/$server/stat"
-    # (comm is field 2 in parentheses, a postgres process's without a space;
-    # a process that ends meanwhile is one file fewer, not a failure.)
+    own_ticks "$server"
+    # (A postgres process's name has no space; a process that ends meanwhile
+    # is one file fewer, not a failure.)
     { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk '$2 == "(postgres)" {t += $14 + $15 + $16 + $17} END {print t + 0}'
-    if [ -n "$gen" ]; then awk '{print $14 + $15}' "/proc/$gen/stat" 2>/dev/null || echo 0; else echo 0; fi
+    own_ticks "$(pgrep -f "^$load commits http://127.0.0.1:$port " | head -1 || true)"
     awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat
   } | tr '\n' ' '
 }
@@ -124,8 +128,8 @@ cpu_ticks() {
 # the machine was: where a hand's time goes, and whether the cores were idle.
 cpu_report() { # TICKS_BEFORE TICKS_AFTER HANDS
   awk -v hz="$(getconf CLK_TCK)" -v hands="$3" -v before="$1" -v after="$2" 'BEGIN {
-    split(before, b, " "); split(after, a, " ")
-    if (hands <= 0) exit
+    # (Nothing to say without the first reading, or without hands.)
+    if (split(before, b) < 5 || split(after, a) < 5 || hands <= 0) exit
     us = 1e6 / hz / hands
     own = (a[1] - b[1]) + (a[2] - b[2]) + (a[3] - b[3])
     printf "CPU a hand over the load phase, µs: service %.0f, PostgreSQL %.0f, load generator %.0f, the rest of the machine %.0f; all %.0f (the machine %.0f %% busy)\n",
