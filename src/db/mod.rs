@@ -229,27 +229,54 @@ impl Database {
             Writes::Postgres(_) => {
                 let mut pooled = self.conn()?;
                 let conn: &mut DbConnection = &mut pooled;
-                conn.transaction(|conn| {
-                    if let DbConnection::Pg(pg) = &mut *conn {
-                        match table_id {
-                            Some(id) => {
-                                use diesel::QueryDsl;
-                                schema::casino_tables::table
-                                    .find(id)
-                                    .select(schema::casino_tables::id)
-                                    .for_update()
-                                    .execute(pg)?;
-                            }
-                            // Changes to no one table (users, sign-ins, pools,
-                            // new tables) take turns too, across app servers.
-                            None => pg.batch_execute("SELECT pg_advisory_xact_lock(7420002)")?,
-                        }
+                let DbConnection::Pg(pg) = &mut *conn else {
+                    return Err(AppError::internal("a PostgreSQL writer with another connection"));
+                };
+                begin_locked(pg, table_id)?;
+                use diesel::connection::TransactionManager;
+                // As diesel's `Connection::transaction` ends one.
+                type Transactions = <DbConnection as Connection>::TransactionManager;
+                match f(conn) {
+                    Ok(value) => {
+                        Transactions::commit_transaction(conn)?;
+                        Ok(value)
                     }
-                    f(conn)
-                })
+                    Err(refused) => match Transactions::rollback_transaction(conn) {
+                        Ok(()) | Err(diesel::result::Error::BrokenTransactionManager) => Err(refused),
+                        Err(e) => Err(e.into()),
+                    },
+                }
             }
         }
     }
+}
+
+/// Begins a PostgreSQL write transaction and takes its turn in the same
+/// round trip: `BEGIN` and the lock go to the server as one message (two
+/// statements of the simple protocol), a round trip less for every write,
+/// which on a floor with its database on another machine is a network
+/// round trip less. The lock is the table's row (`SELECT … FOR UPDATE`), or
+/// without a table a transaction-scoped advisory lock, so app servers
+/// sharing a database serialise their changes. Where the lock fails after
+/// `BEGIN` took effect (a lock or statement timeout), the transaction the
+/// server opened is rolled back before the error is returned, so the
+/// connection goes back to the pool with none open.
+fn begin_locked(pg: &mut PgConnection, table_id: Option<TableId>) -> Result<(), AppError> {
+    use diesel::connection::AnsiTransactionManager;
+    // (The id is a number: formatted into the text, nothing to quote.)
+    let sql = match table_id {
+        Some(id) => format!("BEGIN; SELECT 1 FROM casino_tables WHERE id = {} FOR UPDATE", id.0),
+        // Changes to no one table (users, sign-ins, pools, new tables) take
+        // turns too, across app servers.
+        None => "BEGIN; SELECT pg_advisory_xact_lock(7420002)".to_string(),
+    };
+    if let Err(e) = AnsiTransactionManager::begin_transaction_sql(pg, &sql) {
+        if let Err(lost) = pg.batch_execute("ROLLBACK") {
+            log::warn!("cannot roll back a write transaction whose lock failed ({e}): {lost}");
+        }
+        return Err(e.into());
+    }
+    Ok(())
 }
 
 /// What opening the database may do to its schema.

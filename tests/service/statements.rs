@@ -1,10 +1,13 @@
 //! What a hand costs the database: the SQL statements a start and a commit
 //! run, end to end through HTTP (signing in, the pool's connection check and
-//! the transaction included), counted by diesel's instrumentation.
+//! the transaction included), counted by diesel's instrumentation; and what
+//! a write that could not take its turn leaves on its connection.
 
+use diesel::connection::SimpleConnection;
+use diesel::Connection;
 use serde_json::json;
 
-use crate::support::{backends, request, spawn_app};
+use crate::support::{backends, fresh_database, request, spawn_app};
 
 fn deal(seats: &[i64]) -> serde_json::Value {
     let rows = [
@@ -65,4 +68,54 @@ fn a_hand_costs_at_most_ten_statements_to_start_and_ten_to_commit() {
         assert!(worst.0 <= 10, "[{backend}] starting a hand ran {} statements", worst.0);
         assert!(worst.1 <= 10, "[{backend}] committing a hand ran {} statements", worst.1);
     }
+}
+
+/// On PostgreSQL a write's `BEGIN` and its lock go to the server as one
+/// message. Where the lock fails (here a `lock_timeout`, while another app
+/// server holds the turn), the transaction the server had begun is rolled
+/// back: the pool's one connection serves the next write, with no
+/// transaction left open on it (which would refuse every later statement of
+/// that connection as "current transaction is aborted").
+#[test]
+fn a_write_that_cannot_take_its_turn_leaves_no_transaction_open() {
+    if !backends().contains(&"postgres") {
+        return;
+    }
+    let app = fresh_database("postgres");
+    let name = app.database_url.rsplit('/').next().unwrap().to_string();
+    let mut other = diesel::pg::PgConnection::establish(&app.database_url).unwrap();
+    other.batch_execute(&format!("ALTER DATABASE {name} SET lock_timeout = '200ms'")).unwrap();
+    let db = pitboss::db::connect(&app.database_url, 1).expect("database");
+    // Another app server holds the turn of changes to no one table.
+    other.batch_execute("SELECT pg_advisory_lock(7420002)").unwrap();
+    let refused = db.write(None, |conn| conn.batch_execute("SELECT 1").map_err(Into::into)).unwrap_err();
+    assert!(refused.message.contains("lock timeout"), "{refused:?}");
+    // A table's turn, held by a transaction of the other server.
+    other.batch_execute("SELECT pg_advisory_unlock(7420002)").unwrap();
+    let made = db.write(None, |conn| {
+        conn.batch_execute(
+            "INSERT INTO casino_tables (name, seat_count, time_zone, gaming_day_cutoff, created_at) \
+             VALUES ('T', 4, 'UTC', '06:00', now())",
+        )?;
+        Ok(())
+    });
+    assert!(made.is_ok(), "{made:?}");
+    other.batch_execute("BEGIN; SELECT 1 FROM casino_tables FOR UPDATE").unwrap();
+    let table = pitboss::domain::TableId(1);
+    let refused = db.write(Some(table), |conn| conn.batch_execute("SELECT 1").map_err(Into::into)).unwrap_err();
+    assert!(refused.message.contains("lock timeout"), "{refused:?}");
+    other.batch_execute("ROLLBACK").unwrap();
+    // The same connection, the next write: it begins, runs and commits.
+    let written = db.write(Some(table), |conn| {
+        conn.batch_execute("UPDATE casino_tables SET name = 'T2'")?;
+        Ok(())
+    });
+    assert!(written.is_ok(), "{written:?}");
+    let mut check = diesel::pg::PgConnection::establish(&app.database_url).unwrap();
+    let renamed: Vec<String> = diesel::RunQueryDsl::load(
+        diesel::dsl::sql::<diesel::sql_types::Text>("SELECT name FROM casino_tables"),
+        &mut check,
+    )
+    .unwrap();
+    assert_eq!(renamed, ["T2"]);
 }
