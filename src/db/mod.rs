@@ -270,13 +270,23 @@ fn begin_locked(pg: &mut PgConnection, table_id: Option<TableId>) -> Result<(), 
         // turns too, across app servers.
         None => "BEGIN; SELECT pg_advisory_xact_lock(7420002)".to_string(),
     };
-    if let Err(e) = AnsiTransactionManager::begin_transaction_sql(pg, &sql) {
-        if let Err(lost) = pg.batch_execute("ROLLBACK") {
-            log::warn!("cannot roll back a write transaction whose lock failed ({e}): {lost}");
+    use diesel::connection::{Connection, TransactionManager};
+    match AnsiTransactionManager::begin_transaction_sql(pg, &sql) {
+        Ok(()) => Ok(()),
+        // The server answered: `BEGIN` may have taken effect before the lock
+        // failed.
+        Err(e @ diesel::result::Error::DatabaseError(..)) => {
+            if let Err(lost) = pg.batch_execute("ROLLBACK") {
+                // A transaction may still be open on the server: the pool
+                // drops this connection instead of lending it again.
+                <PgConnection as Connection>::TransactionManager::transaction_manager_status_mut(pg).set_in_error();
+                log::warn!("cannot roll back a write transaction whose lock failed ({e}): {lost}");
+            }
+            Err(e.into())
         }
-        return Err(e.into());
+        // Refused before anything was sent.
+        Err(e) => Err(e.into()),
     }
-    Ok(())
 }
 
 /// What opening the database may do to its schema.

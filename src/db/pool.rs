@@ -65,7 +65,10 @@ impl Health {
         }
         let text = query.to_string();
         let sql = text.split(" -- binds: ").next().unwrap_or_default();
-        let control = ["BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE"].iter().any(|c| sql.starts_with(c));
+        // (A transaction's own statement alone: `BEGIN` sent with a lock,
+        // `BEGIN; SELECT …`, is a statement parsed and planned each time.)
+        let control = !sql.contains(';')
+            && ["BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE"].iter().any(|c| sql.starts_with(c));
         let prepared = self.prepared.lock().unwrap_or_else(|p| p.into_inner()).contains(sql);
         if !control && (!prepared || sql.contains("LIMIT ?")) {
             log::debug!(target: "pitboss::sql", "not kept prepared: {sql}");

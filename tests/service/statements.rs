@@ -56,11 +56,15 @@ fn a_hand_costs_at_most_ten_statements_to_start_and_ten_to_commit() {
             worst = (worst.0.max(started), worst.1.max(committed));
             // From the third hand on, every statement is one the connections
             // keep prepared (the first hands prepare them, on each of the
-            // pool's connections they happen to use).
+            // pool's connections they happen to use), but on PostgreSQL the
+            // one that begins each write and takes its table's lock in the
+            // same round trip (`BEGIN; SELECT … FOR UPDATE`, two statements
+            // of the simple protocol, parsed each time).
+            let begun = u64::from(backend == "postgres");
             if n >= 3 {
                 assert_eq!(
                     (start_unprepared, commit_unprepared),
-                    (0, 0),
+                    (begun, begun),
                     "[{backend}] hand {n}: statements parsed and planned again (RUST_LOG=pitboss::sql=debug names them)"
                 );
             }
