@@ -42,7 +42,7 @@ pub mod users;
 pub mod writer;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};
-use diesel::connection::SimpleConnection;
+use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
 use diesel::pg::PgConnection;
 use diesel::r2d2::{self, CustomizeConnection};
 use diesel::sqlite::SqliteConnection;
@@ -233,8 +233,7 @@ impl Database {
                     return Err(AppError::internal("a PostgreSQL writer with another connection"));
                 };
                 begin_locked(pg, table_id)?;
-                use diesel::connection::TransactionManager;
-                // As diesel's `Connection::transaction` ends one.
+                // The rest as diesel's `Connection::transaction` does it.
                 type Transactions = <DbConnection as Connection>::TransactionManager;
                 match f(conn) {
                     Ok(value) => {
@@ -251,6 +250,10 @@ impl Database {
     }
 }
 
+/// The PostgreSQL advisory lock that writes to no one table take in turn
+/// (`Database::write` without a table).
+pub const UNTABLED_TURN: i64 = 7420002;
+
 /// Begins a PostgreSQL write transaction and takes its turn in the same
 /// round trip: `BEGIN` and the lock go to the server as one message (two
 /// statements of the simple protocol), a round trip less for every write,
@@ -262,15 +265,13 @@ impl Database {
 /// server opened is rolled back before the error is returned, so the
 /// connection goes back to the pool with none open.
 fn begin_locked(pg: &mut PgConnection, table_id: Option<TableId>) -> Result<(), AppError> {
-    use diesel::connection::AnsiTransactionManager;
     // (The id is a number: formatted into the text, nothing to quote.)
     let sql = match table_id {
         Some(id) => format!("BEGIN; SELECT 1 FROM casino_tables WHERE id = {} FOR UPDATE", id.0),
         // Changes to no one table (users, sign-ins, pools, new tables) take
         // turns too, across app servers.
-        None => "BEGIN; SELECT pg_advisory_xact_lock(7420002)".to_string(),
+        None => format!("BEGIN; SELECT pg_advisory_xact_lock({UNTABLED_TURN})"),
     };
-    use diesel::connection::{Connection, TransactionManager};
     match AnsiTransactionManager::begin_transaction_sql(pg, &sql) {
         Ok(()) => Ok(()),
         // The server answered: `BEGIN` may have taken effect before the lock
@@ -279,7 +280,7 @@ fn begin_locked(pg: &mut PgConnection, table_id: Option<TableId>) -> Result<(), 
             if let Err(lost) = pg.batch_execute("ROLLBACK") {
                 // A transaction may still be open on the server: the pool
                 // drops this connection instead of lending it again.
-                <PgConnection as Connection>::TransactionManager::transaction_manager_status_mut(pg).set_in_error();
+                AnsiTransactionManager::transaction_manager_status_mut(pg).set_in_error();
                 log::warn!("cannot roll back a write transaction whose lock failed ({e}): {lost}");
             }
             Err(e.into())

@@ -91,11 +91,11 @@ fn a_write_that_cannot_take_its_turn_leaves_no_transaction_open() {
     other.batch_execute(&format!("ALTER DATABASE {name} SET lock_timeout = '200ms'")).unwrap();
     let db = pitboss::db::connect(&app.database_url, 1).expect("database");
     // Another app server holds the turn of changes to no one table.
-    other.batch_execute("SELECT pg_advisory_lock(7420002)").unwrap();
+    other.batch_execute(&format!("SELECT pg_advisory_lock({})", pitboss::db::UNTABLED_TURN)).unwrap();
     let refused = db.write(None, |conn| conn.batch_execute("SELECT 1").map_err(Into::into)).unwrap_err();
     assert!(refused.message.contains("lock timeout"), "{refused:?}");
     // A table's turn, held by a transaction of the other server.
-    other.batch_execute("SELECT pg_advisory_unlock(7420002)").unwrap();
+    other.batch_execute(&format!("SELECT pg_advisory_unlock({})", pitboss::db::UNTABLED_TURN)).unwrap();
     let made = db.write(None, |conn| {
         conn.batch_execute(
             "INSERT INTO casino_tables (name, seat_count, time_zone, gaming_day_cutoff, created_at) \
