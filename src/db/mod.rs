@@ -49,7 +49,7 @@ use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
-use crate::domain::{AppError, PoolId, TableId};
+use crate::domain::{AppError, Kind, PoolId, TableId};
 
 #[derive(diesel::MultiConnection)]
 pub enum DbConnection {
@@ -276,14 +276,23 @@ fn begin_locked(pg: &mut PgConnection, table_id: Option<TableId>) -> Result<(), 
         Ok(()) => Ok(()),
         // The server answered: `BEGIN` may have taken effect before the lock
         // failed.
-        Err(e @ diesel::result::Error::DatabaseError(..)) => {
+        Err(diesel::result::Error::DatabaseError(kind, info)) => {
             if let Err(lost) = pg.batch_execute("ROLLBACK") {
                 // A transaction may still be open on the server: the pool
                 // drops this connection instead of lending it again.
                 AnsiTransactionManager::transaction_manager_status_mut(pg).set_in_error();
-                log::warn!("cannot roll back a write transaction whose lock failed ({e}): {lost}");
+                log::warn!("cannot roll back a write transaction whose lock failed ({}): {lost}", info.message());
             }
-            Err(e.into())
+            let said = info.message().to_string();
+            let error = AppError::from(diesel::result::Error::DatabaseError(kind, info));
+            // The statement that failed is the one that waits for the turn:
+            // unless the connection is gone (503 already), the wait was given
+            // up (a lock or statement timeout, a cancel), which sent again
+            // may pass.
+            Err(match error.kind {
+                Kind::Internal => AppError::turn_not_taken(table_id, &said),
+                _ => error,
+            })
         }
         // Refused before anything was sent.
         Err(e) => Err(e.into()),

@@ -117,6 +117,26 @@ impl AppError {
         AppError::new(Kind::Unavailable, "database_unavailable", message)
     }
 
+    /// A write waited for its turn (on PostgreSQL, its table's row lock, or
+    /// the lock of changes to no one table) and the database gave up on the
+    /// wait (a `lock_timeout` or `statement_timeout` the operator set, or
+    /// the statement cancelled): nothing was written; sent again, it waits
+    /// again.
+    pub fn turn_not_taken(table: Option<crate::domain::TableId>, said: &str) -> AppError {
+        let whose = match table {
+            Some(t) => format!("table {t}'s turn"),
+            None => "the turn of changes to no one table (users, sign-ins, pools, new tables)".to_string(),
+        };
+        AppError::new(
+            Kind::Unavailable,
+            "table_busy",
+            format!(
+                "another change held {whose} longer than the database would wait ({said}); nothing was written: \
+                 send it again"
+            ),
+        )
+    }
+
     /// The service is draining before it stops (SIGTERM): a new request is
     /// refused; another server, or this one after its restart, takes it.
     pub fn shutting_down() -> AppError {

@@ -66,6 +66,11 @@ impl ResponseError for AppError {
                 field: self.place.field.clone(),
             },
         };
-        HttpResponse::build(self.status_code()).json(body)
+        let mut answer = HttpResponse::build(self.status_code());
+        if self.kind == Kind::Unavailable {
+            // Nothing was done; the same request may pass in a moment.
+            answer.insert_header((actix_web::http::header::RETRY_AFTER, "1"));
+        }
+        answer.json(body)
     }
 }

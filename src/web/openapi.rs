@@ -196,7 +196,7 @@ impl Modify for CommonErrors {
                     add_codes(operation, 404, &["no_route"]);
                 }
                 add_codes(operation, 500, &["internal"]);
-                add_codes(operation, 503, &["database_unavailable", "shutting_down"]);
+                add_codes(operation, 503, &["database_unavailable", "shutting_down", "table_busy"]);
             }
         }
     }

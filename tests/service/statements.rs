@@ -93,7 +93,8 @@ fn a_write_that_cannot_take_its_turn_leaves_no_transaction_open() {
     // Another app server holds the turn of changes to no one table.
     other.batch_execute(&format!("SELECT pg_advisory_lock({})", pitboss::db::UNTABLED_TURN)).unwrap();
     let refused = db.write(None, |conn| conn.batch_execute("SELECT 1").map_err(Into::into)).unwrap_err();
-    assert!(refused.message.contains("lock timeout"), "{refused:?}");
+    assert_eq!((refused.kind, refused.code), (pitboss::domain::Kind::Unavailable, "table_busy"), "{refused:?}");
+    assert!(refused.message.contains("no one table") && refused.message.contains("lock timeout"), "{refused:?}");
     // A table's turn, held by a transaction of the other server.
     other.batch_execute(&format!("SELECT pg_advisory_unlock({})", pitboss::db::UNTABLED_TURN)).unwrap();
     let made = db.write(None, |conn| {
@@ -107,7 +108,8 @@ fn a_write_that_cannot_take_its_turn_leaves_no_transaction_open() {
     other.batch_execute("BEGIN; SELECT 1 FROM casino_tables FOR UPDATE").unwrap();
     let table = pitboss::domain::TableId(1);
     let refused = db.write(Some(table), |conn| conn.batch_execute("SELECT 1").map_err(Into::into)).unwrap_err();
-    assert!(refused.message.contains("lock timeout"), "{refused:?}");
+    assert_eq!((refused.kind, refused.code), (pitboss::domain::Kind::Unavailable, "table_busy"), "{refused:?}");
+    assert!(refused.message.contains("table 1's turn") && refused.message.contains("lock timeout"), "{refused:?}");
     other.batch_execute("ROLLBACK").unwrap();
     // The same connection, the next write: it begins, runs and commits.
     let written = db.write(Some(table), |conn| {
@@ -122,4 +124,46 @@ fn a_write_that_cannot_take_its_turn_leaves_no_transaction_open() {
     )
     .unwrap();
     assert_eq!(renamed, ["T2"]);
+}
+
+/// Over HTTP: a change that waits for its table's turn past the database's
+/// `lock_timeout` (another app server's transaction holds it) is answered
+/// 503 `table_busy` with a `Retry-After`, naming the table, and writes
+/// nothing; sent again once the turn is free, it is made once.
+#[test]
+fn a_change_that_cannot_take_its_turn_is_answered_503_and_can_be_sent_again() {
+    if !backends().contains(&"postgres") {
+        return;
+    }
+    let mut app = fresh_database("postgres");
+    let name = app.database_url.rsplit('/').next().unwrap().to_string();
+    let mut other = diesel::pg::PgConnection::establish(&app.database_url).unwrap();
+    other.batch_execute(&format!("ALTER DATABASE {name} SET lock_timeout = '300ms'")).unwrap();
+    let db = pitboss::db::connect(&app.database_url, 2).expect("database");
+    let token = crate::support::make_user(&db, "boss", &["admin", "floor", "dealer"], &[]);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = listener.local_addr().unwrap().to_string();
+    crate::support::serve(&mut app, pitboss::web::run(listener, db.clone()).unwrap());
+    let client = crate::support::TestApp::at(&base).with_token(&token);
+    let table = json!({"name": "T", "preset": "hawaiian-gardens", "unit": "1"});
+    assert_eq!(request(&client, "POST", "/api/v1/tables", &table.to_string()).0, 201);
+    let seat = json!({"seat": 1, "player": "Ann", "buy_in": "100"}).to_string();
+    let auth =
+        [("Authorization".to_string(), format!("Bearer {token}")), ("Content-Type".into(), "application/json".into())];
+
+    other.batch_execute("BEGIN; SELECT 1 FROM casino_tables WHERE id = 1 FOR UPDATE").unwrap();
+    let refused = crate::support::raw(&client, "POST", "/api/v1/tables/1/seats", &auth, &seat);
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    let body: serde_json::Value = serde_json::from_str(&refused.body).unwrap();
+    assert_eq!(body["code"], "table_busy", "{body}");
+    assert!(body["error"].as_str().unwrap().contains("table 1's turn"), "{body}");
+    other.batch_execute("ROLLBACK").unwrap();
+
+    let (status, seated) = request(&client, "POST", "/api/v1/tables/1/seats", &seat);
+    assert_eq!(status, 201, "{seated}");
+    let (_, rows) = request(&client, "GET", "/api/v1/tables/1/ledger", "");
+    let rows = rows.as_array().expect("the table's ledger");
+    assert_eq!(rows.len(), 1, "one buy-in: the refused request wrote nothing: {rows:?}");
+    assert_eq!(rows[0]["kind"], "buy_in", "{rows:?}");
 }
