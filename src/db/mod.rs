@@ -290,7 +290,10 @@ fn begin_locked(pg: &mut PgConnection, table_id: Option<TableId>) -> Result<(), 
             // up (a lock or statement timeout, a cancel), which sent again
             // may pass.
             Err(match error.kind {
-                Kind::Internal => AppError::turn_not_taken(table_id, &said),
+                Kind::Internal => {
+                    log::warn!("a write gave up waiting for its turn (table {table_id:?}): {said}");
+                    AppError::turn_not_taken(table_id, &said)
+                }
                 _ => error,
             })
         }
