@@ -276,26 +276,25 @@ fn begin_locked(pg: &mut PgConnection, table_id: Option<TableId>) -> Result<(), 
         Ok(()) => Ok(()),
         // The server answered: `BEGIN` may have taken effect before the lock
         // failed.
-        Err(diesel::result::Error::DatabaseError(kind, info)) => {
+        Err(e @ diesel::result::Error::DatabaseError(..)) => {
             if let Err(lost) = pg.batch_execute("ROLLBACK") {
                 // A transaction may still be open on the server: the pool
                 // drops this connection instead of lending it again.
                 AnsiTransactionManager::transaction_manager_status_mut(pg).set_in_error();
-                log::warn!("cannot roll back a write transaction whose lock failed ({}): {lost}", info.message());
+                log::warn!("cannot roll back a write transaction whose lock failed ({e}): {lost}");
             }
-            let said = info.message().to_string();
-            let error = AppError::from(diesel::result::Error::DatabaseError(kind, info));
             // The statement that failed is the one that waits for the turn:
             // unless the connection is gone (503 already), the wait was given
             // up (a lock or statement timeout, a cancel), which sent again
             // may pass.
-            Err(match error.kind {
-                Kind::Internal => {
+            let said = e.to_string();
+            match AppError::from(e) {
+                error if error.kind == Kind::Internal => {
                     log::warn!("a write gave up waiting for its turn (table {table_id:?}): {said}");
-                    AppError::turn_not_taken(table_id, &said)
+                    Err(AppError::turn_not_taken(table_id, &said))
                 }
-                _ => error,
-            })
+                error => Err(error),
+            }
         }
         // Refused before anything was sent.
         Err(e) => Err(e.into()),

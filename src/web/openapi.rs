@@ -174,8 +174,16 @@ impl Modify for CommonErrors {
         for (path, item) in openapi.paths.paths.iter_mut() {
             let api = path.starts_with("/api/");
             let has_ids = path.contains('{');
-            let operations = [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch];
-            for operation in operations.into_iter().flatten() {
+            // (Whether the method may change something: only a change waits
+            // for its table's turn.)
+            let operations = [
+                (&mut item.get, false),
+                (&mut item.put, true),
+                (&mut item.post, true),
+                (&mut item.delete, true),
+                (&mut item.patch, true),
+            ];
+            for (operation, changes) in operations.into_iter().filter_map(|(o, c)| o.as_mut().map(|o| (o, c))) {
                 let signed_in = operation.security.as_ref().is_some_and(|s| !s.is_empty());
                 let body = operation.request_body.is_some();
                 let pure = path == "/api/v1/score" || path == "/api/v1/analyse";
@@ -196,7 +204,10 @@ impl Modify for CommonErrors {
                     add_codes(operation, 404, &["no_route"]);
                 }
                 add_codes(operation, 500, &["internal"]);
-                add_codes(operation, 503, &["database_unavailable", "shutting_down", "table_busy"]);
+                add_codes(operation, 503, &["database_unavailable", "shutting_down"]);
+                if changes {
+                    add_codes(operation, 503, &["table_busy"]);
+                }
             }
         }
     }

@@ -274,6 +274,9 @@ fn the_openapi_document_has_every_route_registered_in_startup() {
         for (method, op) in item.as_object().unwrap() {
             let responses = op["responses"].as_object().unwrap();
             assert!(responses.contains_key("503"), "{method} {path}: the common errors");
+            // Only a change waits for its table's turn.
+            let busy = responses["503"]["description"].as_str().unwrap().contains("`table_busy`");
+            assert_eq!(busy, method != "get", "{method} {path}: table_busy");
             for (status, response) in responses {
                 if status.starts_with('4') || status.starts_with('5') {
                     let text = response["description"].as_str().unwrap();
